@@ -1,0 +1,31 @@
+# Trawler's two everyday commands are `make run` and `make test` (see README.md).
+GO ?= go
+BIN := build/trawler
+
+.PHONY: run test build deps fmt-check vet bench clean
+
+run: deps
+	$(GO) run .
+
+build: deps
+	mkdir -p build
+	$(GO) build -o $(BIN) .
+
+deps:
+	@bash .ci/install-deps build
+
+test: fmt-check vet
+	$(GO) test -race ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./crawl/...
+
+clean:
+	rm -rf build

@@ -1,0 +1,172 @@
+package parse
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxRefText is the most bytes of anchor, alt or title text kept for one
+// reference; longer text is cut on a UTF-8 boundary.
+const MaxRefText = 500
+
+// asciiSpace marks the ASCII bytes unicode.IsSpace accepts.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// NormalizeText returns s with every run of Unicode white space (including
+// U+00A0 no-break space) replaced by one ASCII space and the ends trimmed;
+// case is kept and invalid UTF-8 bytes become U+FFFD. Document.Text is
+// already in this form; the content fingerprint, and later near-duplicate
+// detection, compute over text normalized this way so that reflowed or
+// re-indented copies of a page compare equal.
+func NormalizeText(s string) string {
+	if isNormal(s) {
+		return s
+	}
+	var t textBuf
+	t.b = make([]byte, 0, len(s))
+	t.add(s)
+	return string(t.b)
+}
+
+// isNormal reports whether NormalizeText would return s unchanged.
+func isNormal(s string) bool {
+	prevSpace := true // a leading space is not normal
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if asciiSpace[c] {
+				if c != ' ' || prevSpace {
+					return false
+				}
+				prevSpace = true
+			} else {
+				prevSpace = false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || unicode.IsSpace(r) {
+			return false
+		}
+		prevSpace = false
+		i += size
+	}
+	return !prevSpace || s == ""
+}
+
+// textBuf accumulates text with white space collapsed as it arrives: a run
+// of white space (or a block boundary, see sep) becomes one pending space,
+// written only when more text follows, so the result is never padded.
+type textBuf struct {
+	b       []byte
+	pending bool
+	limit   int // stop growing at this many bytes; 0 means no limit
+}
+
+// sep marks a word boundary, as between two block elements.
+func (t *textBuf) sep() { t.pending = true }
+
+func (t *textBuf) reset() {
+	t.b = t.b[:0]
+	t.pending = false
+}
+
+// full reports whether the buffer has reached its limit.
+func (t *textBuf) full() bool { return t.limit > 0 && len(t.b) >= t.limit }
+
+// flush writes the pending space before a non-space character.
+func (t *textBuf) flush() {
+	if t.pending && len(t.b) > 0 {
+		t.b = append(t.b, ' ')
+	}
+	t.pending = false
+}
+
+// add appends s, collapsing white space and replacing invalid UTF-8.
+func (t *textBuf) add(s string) {
+	for i := 0; i < len(s); {
+		if t.full() {
+			return
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if asciiSpace[c] {
+				t.pending = true
+				i++
+				continue
+			}
+			j := i + 1
+			for j < len(s) && s[j] < utf8.RuneSelf && !asciiSpace[s[j]] {
+				j++
+			}
+			if t.limit > 0 && j-i > t.limit-len(t.b) {
+				j = i + t.limit - len(t.b)
+			}
+			t.flush()
+			t.b = append(t.b, s[i:j]...)
+			i = j
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case unicode.IsSpace(r):
+			t.pending = true
+		case r == utf8.RuneError && size == 1:
+			t.flush()
+			t.b = utf8.AppendRune(t.b, utf8.RuneError)
+		default:
+			t.flush()
+			t.b = append(t.b, s[i:i+size]...)
+		}
+		i += size
+	}
+}
+
+// capped returns the buffer as a string of at most MaxRefText bytes.
+func (t *textBuf) capped() string { return string(truncate(t.b, MaxRefText)) }
+
+// truncate cuts normalized text to at most max bytes on a rune boundary,
+// dropping a space left at the end.
+func truncate(b []byte, max int) []byte {
+	if len(b) <= max {
+		return b
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(b[cut]) {
+		cut--
+	}
+	for cut > 0 && b[cut-1] == ' ' {
+		cut--
+	}
+	return b[:cut]
+}
+
+// refText normalizes an attribute value used as reference text and caps it.
+func refText(s string) string {
+	s = NormalizeText(s)
+	if len(s) <= MaxRefText {
+		return s
+	}
+	return string(truncate([]byte(s), MaxRefText))
+}
+
+// hasToken reports whether the space- or comma-separated list s holds tok,
+// compared case-insensitively (rel="nofollow", meta robots content).
+func hasToken(s, tok string) bool {
+	for s != "" {
+		i := strings.IndexFunc(s, isListSep)
+		if i < 0 {
+			return strings.EqualFold(s, tok)
+		}
+		if strings.EqualFold(s[:i], tok) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		s = s[i+size:]
+	}
+	return false
+}
+
+func isListSep(r rune) bool { return r == ',' || unicode.IsSpace(r) }

@@ -1,0 +1,365 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// SortKey names the column a listing of pages is sorted by. Ties, and the
+// empty key, fall back to the order pages were stored in.
+type SortKey string
+
+// Sort keys of the results table.
+const (
+	SortStored  SortKey = ""
+	SortURL     SortKey = "url"
+	SortStatus  SortKey = "status"
+	SortTitle   SortKey = "title"
+	SortDepth   SortKey = "depth"
+	SortType    SortKey = "type"
+	SortSize    SortKey = "size"
+	SortFetched SortKey = "fetched_at"
+)
+
+// sortColumns gives each sort key its column and the index that walks the
+// crawl's pages in that column's order (ties in id order).
+var sortColumns = map[SortKey]struct{ col, index string }{
+	SortStored: {"id", "pages_stored"}, SortURL: {"url", "pages_url"}, SortStatus: {"status", "pages_status"},
+	SortTitle: {"title", "pages_title"}, SortDepth: {"depth", "pages_depth"}, SortType: {"content_type", "pages_type"},
+	SortSize: {"length", "pages_length"}, SortFetched: {"fetched_at", "pages_fetched"},
+}
+
+// sortInMemory is how many matching rows a filtered listing may have for
+// SQLite to find them all through the filter's index and sort them; with
+// more, it walks the sort column's index instead and skips the rows the
+// filters refuse, which is quick unless the matches cluster late in that
+// order (a host's URLs, say). A variable so tests can take both ways.
+var sortInMemory = 25_000
+
+// DefaultLimit is the page size of a listing whose Limit is 0.
+const DefaultLimit = 100
+
+// PageQuery selects, sorts and pages the pages of one crawl. Filters left
+// at their zero value select everything.
+type PageQuery struct {
+	Crawl       int64
+	StatusClass int    // 0 any; 1…5 the 1xx…5xx statuses; -1 no status (network error)
+	ContentType string // exact media type, e.g. "text/html"
+	Host        string // exact host:port as stored
+	Depth       *int   // nil for any depth
+	Search      string // FTS5 query over title, body text and URL; rows then carry a Snippet
+
+	Sort  SortKey
+	Desc  bool
+	After *Cursor // continue after this row (keyset paging); nil starts at the top
+	Limit int     // rows per call; 0 means DefaultLimit
+}
+
+// Cursor marks a row of a sorted listing: its sort-column value and id.
+// Take it from the last row of one call (PageRow.Cursor) to ask for the next.
+type Cursor struct {
+	Key any // string or int64, the row's value in the sort column; unused for SortStored
+	ID  int64
+}
+
+// PageRow is one line of the results table.
+type PageRow struct {
+	ID          int64
+	URL         string
+	Host        string
+	Status      int
+	Title       string
+	Depth       int
+	ContentType string
+	Length      int64
+	FetchedAt   time.Time
+	ContentFP   uint64
+	DuplicateOf string
+	Err         string
+	Snippet     string // with search matches inside [ and ]; empty without Search
+}
+
+// Cursor returns the position of r in a listing sorted by s.
+func (r *PageRow) Cursor(s SortKey) *Cursor {
+	c := &Cursor{ID: r.ID}
+	switch s {
+	case SortURL:
+		c.Key = r.URL
+	case SortStatus:
+		c.Key = int64(r.Status)
+	case SortTitle:
+		c.Key = r.Title
+	case SortDepth:
+		c.Key = int64(r.Depth)
+	case SortType:
+		c.Key = r.ContentType
+	case SortSize:
+		c.Key = r.Length
+	case SortFetched:
+		c.Key = r.FetchedAt.UnixNano()
+	}
+	return c
+}
+
+const rowColumns = `p.id, p.url, p.host, p.status, p.title, p.depth, p.content_type, p.length,
+    p.fetched_at, p.content_fp, p.duplicate_of, p.err`
+
+func scanRow(s scanner) (PageRow, error) {
+	var r PageRow
+	var fetched, contentFP int64
+	err := s.Scan(&r.ID, &r.URL, &r.Host, &r.Status, &r.Title, &r.Depth, &r.ContentType, &r.Length,
+		&fetched, &contentFP, &r.DuplicateOf, &r.Err)
+	r.FetchedAt = time.Unix(0, fetched).UTC()
+	r.ContentFP = uint64(contentFP)
+	return r, err
+}
+
+// filter builds the FROM and WHERE clauses of q, without paging. A
+// non-empty index forces SQLite to walk it.
+func (q *PageQuery) filter(index string) (from, where string, args []any, err error) {
+	conds := []string{"p.crawl_id = ?"}
+	args = []any{q.Crawl}
+	from = "pages p"
+	if index != "" {
+		from += " INDEXED BY " + index
+	}
+	if q.Search != "" {
+		// CROSS JOIN keeps the full-text index as the outer loop.
+		from = "pages_fts CROSS JOIN pages p ON p.id = pages_fts.rowid"
+		conds = append([]string{"pages_fts MATCH ?"}, conds...)
+		args = append([]any{q.Search}, args...)
+	}
+	switch c := q.StatusClass; {
+	case c == -1:
+		conds = append(conds, "p.status = 0")
+	case c >= 1 && c <= 5:
+		// Not BETWEEN: SQLite bounds an index range by the first bound it
+		// meets in the WHERE clause, and the keyset bound must come first.
+		conds = append(conds, "p.status >= ? AND p.status <= ?")
+		args = append(args, c*100, c*100+99)
+	case c != 0:
+		return "", "", nil, fmt.Errorf("status class %d: want -1, 0 or 1 to 5", c)
+	}
+	if q.ContentType != "" {
+		conds = append(conds, "p.content_type = ?")
+		args = append(args, q.ContentType)
+	}
+	if q.Host != "" {
+		conds = append(conds, "p.host = ?")
+		args = append(args, q.Host)
+	}
+	if q.Depth != nil {
+		conds = append(conds, "p.depth = ?")
+		args = append(args, *q.Depth)
+	}
+	return from, strings.Join(conds, " AND "), args, nil
+}
+
+// order returns the ORDER BY clause of q and the keyset condition for
+// After. With noIndex, the sort column is written +p.col, which SQLite
+// cannot serve from an index, so the filters' indexes drive the query.
+func (q *PageQuery) order(noIndex bool) (orderBy, after string, args []any, err error) {
+	sc, ok := sortColumns[q.Sort]
+	if !ok {
+		return "", "", nil, fmt.Errorf("sort by %q: unknown column", q.Sort)
+	}
+	dir, cmp := "ASC", ">"
+	if q.Desc {
+		dir, cmp = "DESC", "<"
+	}
+	col := "p." + sc.col
+	if noIndex {
+		col = "+" + col
+	}
+	if q.Sort == SortStored {
+		orderBy = col + " " + dir
+	} else {
+		orderBy = fmt.Sprintf("%s %s, p.id %s", col, dir, dir)
+	}
+	if q.After != nil {
+		if q.Sort == SortStored {
+			after, args = col+" "+cmp+" ?", []any{q.After.ID}
+		} else {
+			after = fmt.Sprintf("(%s, p.id) %s (?, ?)", col, cmp)
+			args = []any{q.After.Key, q.After.ID}
+		}
+	}
+	return orderBy, after, args, nil
+}
+
+// filtered reports whether q has filters other than the crawl and search.
+func (q *PageQuery) filtered() bool {
+	return q.StatusClass != 0 || q.ContentType != "" || q.Host != "" || q.Depth != nil
+}
+
+// fewMatches reports whether q's filters select at most sortInMemory rows.
+func (d *DB) fewMatches(ctx context.Context, q *PageQuery) (bool, error) {
+	if !q.filtered() || q.Search != "" {
+		return false, nil
+	}
+	from, where, args, err := q.filter("")
+	if err != nil {
+		return false, err
+	}
+	var n int
+	err = d.r.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FROM (SELECT 1 FROM %s WHERE %s LIMIT %d)",
+		from, where, sortInMemory+1), args...).Scan(&n)
+	return n <= sortInMemory, wrap(err, "count pages")
+}
+
+func (q *PageQuery) limit() int {
+	if q.Limit <= 0 {
+		return DefaultLimit
+	}
+	return q.Limit
+}
+
+// Pages returns the next rows of a listing: up to Limit rows after
+// q.After, in q.Sort order. Keyset paging makes every call an index walk,
+// however deep into a million rows it starts.
+func (d *DB) Pages(ctx context.Context, q PageQuery) ([]PageRow, error) {
+	return d.pages(ctx, q, 0)
+}
+
+// PagesAt returns up to limit rows starting at row offset (0-based) of
+// the listing q describes, ignoring q.After: random access for a table that
+// scrolls straight to row 900,000. It skips rows along an index, without
+// reading them, so its cost grows with offset; page on with Pages.
+func (d *DB) PagesAt(ctx context.Context, q PageQuery, offset, limit int) ([]PageRow, error) {
+	q.After, q.Limit = nil, limit
+	return d.pages(ctx, q, offset)
+}
+
+func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, error) {
+	few, err := d.fewMatches(ctx, &q)
+	if err != nil {
+		return nil, err
+	}
+	pick, args, err := q.pick(offset, few)
+	if err != nil {
+		return nil, err
+	}
+	orderBy, _, _, _ := q.order(false)
+	// The ids are chosen first, touching only indexes where the filters
+	// allow it; the rows are then read for the chosen few.
+	query := fmt.Sprintf(`WITH pick AS MATERIALIZED (%s)
+SELECT %s FROM pick CROSS JOIN pages p ON p.id = pick.id ORDER BY %s LIMIT ?`, pick, rowColumns, orderBy)
+	args = append(args, q.limit())
+	rows, err := d.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, wrap(badQuery(err, q.Search), "list pages")
+	}
+	defer rows.Close()
+	var list []PageRow
+	for rows.Next() {
+		r, err := scanRow(rows)
+		if err != nil {
+			return nil, wrap(err, "list pages")
+		}
+		list = append(list, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap(badQuery(err, q.Search), "list pages")
+	}
+	if q.Search != "" && len(list) > 0 {
+		if err := d.snippets(ctx, q.Search, list); err != nil {
+			return nil, err
+		}
+	}
+	return list, nil
+}
+
+// pick returns a query for the ids of the rows to list: at most Limit of
+// them, a superset of the rows wanted when it is made of two parts. few
+// says the filters match few rows (see sortInMemory).
+//
+// After a cursor (v, id) in column c, the rows wanted are those with c = v
+// and a larger id, then those with a larger c. A row-value comparison
+// (c, id) > (v, id) is the same set, but SQLite seeks only on c with it and
+// would walk every earlier row sharing v (most of a million for status 200).
+// Each half below is one exact index seek.
+func (q *PageQuery) pick(offset int, few bool) (string, []any, error) {
+	sc := sortColumns[q.Sort]
+	index := sc.index
+	if few || q.Search != "" {
+		index = ""
+	}
+	from, where, args, err := q.filter(index)
+	if err != nil {
+		return "", nil, err
+	}
+	orderBy, _, _, err := q.order(few)
+	if err != nil {
+		return "", nil, err
+	}
+	col, n := "p."+sc.col, q.limit()
+	if few {
+		col = "+" + col
+	}
+	cmp, dir := ">", "ASC"
+	if q.Desc {
+		cmp, dir = "<", "DESC"
+	}
+	switch {
+	case q.After == nil:
+		return fmt.Sprintf(`SELECT p.id AS id FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?`, from, where, orderBy),
+			append(args, n, offset), nil
+	case q.Sort == SortStored:
+		return fmt.Sprintf(`SELECT p.id AS id FROM %s WHERE %s AND %s %s ? ORDER BY %s LIMIT ?`, from, where, col, cmp, orderBy),
+			append(args, q.After.ID, n), nil
+	}
+	query := fmt.Sprintf(`
+SELECT id FROM (SELECT p.id AS id FROM %[1]s WHERE %[2]s AND %[3]s = ? AND p.id %[4]s ? ORDER BY p.id %[5]s LIMIT ?)
+UNION ALL
+SELECT id FROM (SELECT p.id AS id FROM %[1]s WHERE %[3]s %[4]s ? AND %[2]s ORDER BY %[6]s LIMIT ?)`,
+		from, where, col, cmp, dir, orderBy)
+	all := append(append([]any{}, args...), q.After.Key, q.After.ID, n, q.After.Key)
+	all = append(append(all, args...), n)
+	return query, all, nil
+}
+
+// snippets fills in the Snippet of each row: the best fragment of its
+// title, text or URL for the query, with the matches in [brackets].
+func (d *DB) snippets(ctx context.Context, search string, list []PageRow) error {
+	ids := make([]int64, len(list))
+	at := make(map[int64]int, len(list))
+	for i, r := range list {
+		ids[i] = r.ID
+		at[r.ID] = i
+	}
+	idJSON, _ := json.Marshal(ids)
+	rows, err := d.r.QueryContext(ctx, `
+SELECT rowid, snippet(pages_fts, -1, '[', ']', '…', 16) FROM pages_fts
+WHERE pages_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`, search, string(idJSON))
+	if err != nil {
+		return wrap(badQuery(err, search), "search snippets")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var snip sql.NullString
+		if err := rows.Scan(&id, &snip); err != nil {
+			return wrap(err, "search snippets")
+		}
+		if i, ok := at[id]; ok {
+			list[i].Snippet = snip.String
+		}
+	}
+	return wrap(badQuery(rows.Err(), search), "search snippets")
+}
+
+// CountPages returns how many pages match q's filters (After and Limit
+// are ignored).
+func (d *DB) CountPages(ctx context.Context, q PageQuery) (int, error) {
+	from, where, args, err := q.filter("")
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	err = d.r.QueryRowContext(ctx, "SELECT count(*) FROM "+from+" WHERE "+where, args...).Scan(&n)
+	return n, wrap(badQuery(err, q.Search), "count pages")
+}

@@ -1,0 +1,234 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/rabin"
+)
+
+const pageColumns = `url, fp, host, ip, depth, parent, status, final_url, content_type, charset,
+    content_encoding, content_length, length, last_modified, expires, etag, title, description,
+    keywords, author, robots, text, content_fp, duplicate_of, fetched_at, duration, redirects,
+    resource, err`
+
+// Page returns everything stored about one page, its redirect chain and
+// its links included, or ErrNotFound.
+func (d *DB) Page(ctx context.Context, crawlID, id int64) (*crawl.Page, error) {
+	p := new(crawl.Page)
+	var fp, contentFP, fetched, duration int64
+	var lastMod, expires sql.NullInt64
+	var redirects sql.NullString
+	err := d.r.QueryRowContext(ctx, `SELECT `+pageColumns+` FROM pages WHERE crawl_id = ? AND id = ?`, crawlID, id).Scan(
+		&p.URL, &fp, &p.Host, &p.IP, &p.Depth, &p.Parent, &p.Status, &p.FinalURL, &p.ContentType,
+		&p.Charset, &p.ContentEncoding, &p.ContentLength, &p.Length, &lastMod, &expires, &p.ETag,
+		&p.Title, &p.Description, &p.Keywords, &p.Author, &p.Robots, &p.Text, &contentFP,
+		&p.DuplicateOf, &fetched, &duration, &redirects, &p.Resource, &p.Err)
+	if err == sql.ErrNoRows {
+		return nil, fmt.Errorf("page %d of crawl %d: %w", id, crawlID, ErrNotFound)
+	}
+	if err != nil {
+		return nil, wrap(err, "read page %d", id)
+	}
+	p.FP, p.ContentFP = uint64(fp), uint64(contentFP)
+	p.LastModified, p.Expires = fromSeconds(lastMod), fromSeconds(expires)
+	p.FetchedAt, p.Duration = time.Unix(0, fetched).UTC(), time.Duration(duration)
+	if redirects.Valid {
+		if err := json.Unmarshal([]byte(redirects.String), &p.Redirects); err != nil {
+			return nil, wrap(err, "decode redirects of page %d", id)
+		}
+	}
+	rows, err := d.r.QueryContext(ctx, `SELECT to_url, kind, text, nofollow FROM links WHERE page_id = ? ORDER BY seq`, id)
+	if err != nil {
+		return nil, wrap(err, "read links of page %d", id)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var l crawl.Link
+		if err := rows.Scan(&l.URL, &l.Kind, &l.Text, &l.NoFollow); err != nil {
+			return nil, wrap(err, "read links of page %d", id)
+		}
+		p.Links = append(p.Links, l)
+	}
+	return p, wrap(rows.Err(), "read links of page %d", id)
+}
+
+// PageID returns the id of the page stored for url, or ErrNotFound.
+func (d *DB) PageID(ctx context.Context, crawlID int64, url string) (int64, error) {
+	var id int64
+	err := d.r.QueryRowContext(ctx, `SELECT id FROM pages WHERE crawl_id = ? AND url = ?`, crawlID, url).Scan(&id)
+	if err == sql.ErrNoRows {
+		return 0, fmt.Errorf("page %s: %w", url, ErrNotFound)
+	}
+	return id, wrap(err, "find page %s", url)
+}
+
+// LinkRow is one reference between two URLs of a crawl, as the detail
+// pane lists it.
+type LinkRow struct {
+	From     string // URL of the page the link is on
+	To       string
+	Kind     crawl.LinkKind
+	Text     string
+	NoFollow bool // rel="nofollow" on the link
+}
+
+func (d *DB) links(ctx context.Context, what, query string, args ...any) ([]LinkRow, error) {
+	rows, err := d.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, wrap(err, "read %s", what)
+	}
+	defer rows.Close()
+	var list []LinkRow
+	for rows.Next() {
+		var l LinkRow
+		if err := rows.Scan(&l.From, &l.To, &l.Kind, &l.Text, &l.NoFollow); err != nil {
+			return nil, wrap(err, "read %s", what)
+		}
+		list = append(list, l)
+	}
+	return list, wrap(rows.Err(), "read %s", what)
+}
+
+// Inlinks returns up to limit links to url from pages of the crawl, in
+// the order those pages were stored.
+func (d *DB) Inlinks(ctx context.Context, crawlID int64, url string, limit int) ([]LinkRow, error) {
+	return d.links(ctx, "inlinks", `
+SELECT p.url, l.to_url, l.kind, l.text, l.nofollow FROM links l JOIN pages p ON p.id = l.page_id
+WHERE l.crawl_id = ? AND l.to_fp = ? AND l.to_url = ?
+ORDER BY l.page_id, l.seq LIMIT ?`, crawlID, int64(rabin.FingerprintString(url)), url, limitOr(limit))
+}
+
+// Outlinks returns up to limit links found on the page stored for url, in
+// page order.
+func (d *DB) Outlinks(ctx context.Context, crawlID int64, url string, limit int) ([]LinkRow, error) {
+	return d.links(ctx, "outlinks", `
+SELECT p.url, l.to_url, l.kind, l.text, l.nofollow FROM pages p JOIN links l ON l.page_id = p.id
+WHERE p.crawl_id = ? AND p.url = ?
+ORDER BY l.seq LIMIT ?`, crawlID, url, limitOr(limit))
+}
+
+func limitOr(n int) int {
+	if n <= 0 {
+		return -1 // SQLite: no limit
+	}
+	return n
+}
+
+// Duplicates returns up to limit pages of the crawl whose body text has the
+// fingerprint contentFP, the first stored first.
+func (d *DB) Duplicates(ctx context.Context, crawlID int64, contentFP uint64, limit int) ([]PageRow, error) {
+	rows, err := d.r.QueryContext(ctx, `SELECT `+rowColumns+` FROM pages p
+WHERE p.crawl_id = ? AND p.content_fp = ? AND p.content_fp <> 0 ORDER BY p.id LIMIT ?`,
+		crawlID, int64(contentFP), limitOr(limit))
+	if err != nil {
+		return nil, wrap(err, "find duplicates")
+	}
+	return collectRows(rows, "find duplicates")
+}
+
+func collectRows(rows *sql.Rows, what string) ([]PageRow, error) {
+	defer rows.Close()
+	var list []PageRow
+	for rows.Next() {
+		r, err := scanRow(rows)
+		if err != nil {
+			return nil, wrap(err, "%s", what)
+		}
+		list = append(list, r)
+	}
+	return list, wrap(rows.Err(), "%s", what)
+}
+
+// Search returns up to limit pages of the crawl matching an FTS5 query
+// (words, "phrases", AND/OR/NOT, prefix*, title:word), best match first,
+// each with a snippet. A query SQLite cannot parse gives ErrBadQuery.
+func (d *DB) Search(ctx context.Context, crawlID int64, query string, limit int) ([]PageRow, error) {
+	rows, err := d.r.QueryContext(ctx, `SELECT `+rowColumns+`, snippet(pages_fts, -1, '[', ']', '…', 16)
+FROM pages_fts CROSS JOIN pages p ON p.id = pages_fts.rowid
+WHERE pages_fts MATCH ? AND p.crawl_id = ? ORDER BY rank LIMIT ?`, query, crawlID, limitOr(limit))
+	if err != nil {
+		return nil, wrap(badQuery(err, query), "search")
+	}
+	defer rows.Close()
+	var list []PageRow
+	for rows.Next() {
+		var r PageRow
+		var fetched, contentFP int64
+		var snip sql.NullString
+		if err := rows.Scan(&r.ID, &r.URL, &r.Host, &r.Status, &r.Title, &r.Depth, &r.ContentType, &r.Length,
+			&fetched, &contentFP, &r.DuplicateOf, &r.Err, &snip); err != nil {
+			return nil, wrap(err, "search")
+		}
+		r.FetchedAt, r.ContentFP, r.Snippet = time.Unix(0, fetched).UTC(), uint64(contentFP), snip.String
+		list = append(list, r)
+	}
+	return list, wrap(badQuery(rows.Err(), query), "search")
+}
+
+// Facet is one value of a filter drop-down with how many pages have it.
+type Facet struct {
+	Value string
+	Count int64
+}
+
+// Hosts lists the hosts of a crawl's pages with their page counts.
+func (d *DB) Hosts(ctx context.Context, crawlID int64) ([]Facet, error) {
+	return d.facets(ctx, "host", crawlID)
+}
+
+// ContentTypes lists the media types of a crawl's pages with their counts.
+func (d *DB) ContentTypes(ctx context.Context, crawlID int64) ([]Facet, error) {
+	return d.facets(ctx, "content_type", crawlID)
+}
+
+func (d *DB) facets(ctx context.Context, col string, crawlID int64) ([]Facet, error) {
+	rows, err := d.r.QueryContext(ctx,
+		`SELECT `+col+`, count(*) FROM pages WHERE crawl_id = ? GROUP BY `+col+` ORDER BY `+col, crawlID)
+	if err != nil {
+		return nil, wrap(err, "list %s values", col)
+	}
+	defer rows.Close()
+	var list []Facet
+	for rows.Next() {
+		var f Facet
+		if err := rows.Scan(&f.Value, &f.Count); err != nil {
+			return nil, wrap(err, "list %s values", col)
+		}
+		list = append(list, f)
+	}
+	return list, wrap(rows.Err(), "list %s values", col)
+}
+
+// ErrorRow is one entry of a crawl's error log.
+type ErrorRow struct {
+	URL     string
+	Status  int // 0 when no HTTP answer came
+	Message string
+	At      time.Time
+}
+
+// Errors returns up to limit entries of a crawl's error log, newest first.
+func (d *DB) Errors(ctx context.Context, crawlID int64, limit int) ([]ErrorRow, error) {
+	rows, err := d.r.QueryContext(ctx,
+		`SELECT url, status, message, at FROM errors WHERE crawl_id = ? ORDER BY id DESC LIMIT ?`, crawlID, limitOr(limit))
+	if err != nil {
+		return nil, wrap(err, "read errors")
+	}
+	defer rows.Close()
+	var list []ErrorRow
+	for rows.Next() {
+		var e ErrorRow
+		var at int64
+		if err := rows.Scan(&e.URL, &e.Status, &e.Message, &at); err != nil {
+			return nil, wrap(err, "read errors")
+		}
+		e.At = time.Unix(0, at).UTC()
+		list = append(list, e)
+	}
+	return list, wrap(rows.Err(), "read errors")
+}

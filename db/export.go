@@ -1,0 +1,144 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+)
+
+// CSVHeader is the header row of ExportCSV. Its first eight columns are
+// fixed (scripts rely on them); later ones may grow.
+var CSVHeader = []string{
+	"url", "status", "depth", "title", "content_type", "length", "fetched_at", "content_fp",
+	"host", "ip", "parent", "final_url", "charset", "content_encoding", "content_length",
+	"last_modified", "expires", "etag", "description", "keywords", "author", "robots",
+	"duplicate_of", "duration_ms", "resource", "err",
+}
+
+const exportColumns = `p.url, p.status, p.depth, p.title, p.content_type, p.length, p.fetched_at, p.content_fp,
+    p.host, p.ip, p.parent, p.final_url, p.charset, p.content_encoding, p.content_length,
+    p.last_modified, p.expires, p.etag, p.description, p.keywords, p.author, p.robots,
+    p.duplicate_of, p.duration, p.resource, p.err`
+
+// progressEvery is how many rows ExportCSV writes between progress calls.
+const progressEvery = 1000
+
+// SafeCell defuses a spreadsheet formula: a cell that starts with =, +, -,
+// @, tab or carriage return gets a leading apostrophe, so a spreadsheet
+// shows it as text instead of running it (OWASP's CSV-injection rule).
+func SafeCell(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return "'" + s
+	}
+	return s
+}
+
+// ExportCSV writes the pages q selects, in q's order, as RFC 4180 CSV in
+// UTF-8 with the CSVHeader row, and returns how many rows it wrote. Rows
+// stream from the database to w, so a million rows take little memory.
+// q.Limit 0 means every row. progress, if not nil, is called with the
+// number of rows written every thousand rows and at the end.
+func (d *DB) ExportCSV(ctx context.Context, w io.Writer, q PageQuery, progress func(done int)) (int, error) {
+	from, where, args, err := q.filter("")
+	if err != nil {
+		return 0, err
+	}
+	orderBy, after, afterArgs, err := q.order(false)
+	if err != nil {
+		return 0, err
+	}
+	if after != "" {
+		where += " AND " + after
+		args = append(args, afterArgs...)
+	}
+	query := fmt.Sprintf("SELECT %s FROM %s WHERE %s ORDER BY %s LIMIT ?", exportColumns, from, where, orderBy)
+	args = append(args, limitOr(q.Limit))
+	rows, err := d.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return 0, wrap(badQuery(err, q.Search), "export csv")
+	}
+	defer rows.Close()
+	cw := csv.NewWriter(w)
+	if err := cw.Write(CSVHeader); err != nil {
+		return 0, fmt.Errorf("export csv: %w", err)
+	}
+	n := 0
+	rec := make([]string, len(CSVHeader))
+	for rows.Next() {
+		if err := scanExport(rows, rec); err != nil {
+			return n, wrap(err, "export csv")
+		}
+		if err := cw.Write(rec); err != nil {
+			return n, fmt.Errorf("export csv: %w", err)
+		}
+		n++
+		if n%progressEvery == 0 {
+			cw.Flush()
+			if progress != nil {
+				progress(n)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return n, wrap(badQuery(err, q.Search), "export csv")
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return n, fmt.Errorf("export csv: %w", err)
+	}
+	if progress != nil {
+		progress(n)
+	}
+	return n, nil
+}
+
+// scanExport reads one row into rec, formatted and defused.
+func scanExport(rows *sql.Rows, rec []string) error {
+	var (
+		url, title, ctype, host, ip, parent, final, charset, enc string
+		etag, desc, keywords, author, robots, dup, errText       string
+		status, depth                                            int
+		length, fetched, contentFP, contentLength, duration      int64
+		lastMod, expires                                         sql.NullInt64
+		resource                                                 bool
+	)
+	if err := rows.Scan(&url, &status, &depth, &title, &ctype, &length, &fetched, &contentFP,
+		&host, &ip, &parent, &final, &charset, &enc, &contentLength, &lastMod, &expires, &etag,
+		&desc, &keywords, &author, &robots, &dup, &duration, &resource, &errText); err != nil {
+		return err
+	}
+	cells := []string{
+		url, strconv.Itoa(status), strconv.Itoa(depth), title, ctype, strconv.FormatInt(length, 10),
+		time.Unix(0, fetched).UTC().Format(time.RFC3339), fmt.Sprintf("%016x", uint64(contentFP)),
+		host, ip, parent, final, charset, enc, optionalInt(contentLength),
+		csvTime(fromSeconds(lastMod)), csvTime(fromSeconds(expires)), etag, desc, keywords, author, robots,
+		dup, strconv.FormatInt(duration/int64(time.Millisecond), 10), strconv.FormatBool(resource), errText,
+	}
+	for i, c := range cells {
+		rec[i] = SafeCell(c)
+	}
+	return nil
+}
+
+// optionalInt leaves unknown (negative) sizes empty rather than "-1".
+func optionalInt(n int64) string {
+	if n < 0 {
+		return ""
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func csvTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.RFC3339)
+}

@@ -1,0 +1,96 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/rabin"
+)
+
+// mustOpen opens a fresh database in a temporary folder, closed at the end
+// of the test.
+func mustOpen(tb testing.TB) *DB {
+	tb.Helper()
+	return mustOpenPath(tb, filepath.Join(tb.TempDir(), "trawler.db"))
+}
+
+func mustOpenPath(tb testing.TB, path string) *DB {
+	tb.Helper()
+	d, err := Open(path)
+	if err != nil {
+		tb.Fatalf("Open(%s): %v", path, err)
+	}
+	tb.Cleanup(func() { d.Close() })
+	return d
+}
+
+// mustCrawl creates a crawl seeded with seed and returns its store.
+func mustCrawl(tb testing.TB, d *DB, seed string) *CrawlStore {
+	tb.Helper()
+	cfg := crawl.DefaultConfig()
+	cfg.Seeds = []string{seed}
+	id, err := d.CreateCrawl(context.Background(), "", cfg)
+	if err != nil {
+		tb.Fatalf("CreateCrawl: %v", err)
+	}
+	return d.Crawl(id)
+}
+
+func mustApply(tb testing.TB, s *CrawlStore, owner string, b *crawl.Batch) {
+	tb.Helper()
+	if err := s.Apply(context.Background(), owner, b); err != nil {
+		tb.Fatalf("Apply: %v", err)
+	}
+}
+
+func item(url string, depth int) crawl.Item {
+	return crawl.Item{URL: url, FP: rabin.FingerprintString(url), Depth: depth}
+}
+
+// testEpoch is the fetch time of page 0 in generated crawls; page i is
+// fetched i seconds later.
+var testEpoch = time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+
+// page builds a successful HTML page with n links and some body text.
+func page(url string, depth, n int) *crawl.Page {
+	p := &crawl.Page{
+		URL: url, FP: rabin.FingerprintString(url), Host: "127.0.0.1:8080", IP: "127.0.0.1",
+		Depth: depth, Status: 200, FinalURL: url, ContentType: "text/html", Charset: "utf-8",
+		ContentLength: 1234, Length: 1234, Title: "Title of " + url,
+		Text:      "The quick brown fox jumps over the lazy dog at " + url,
+		FetchedAt: testEpoch, Duration: 15 * time.Millisecond,
+	}
+	p.ContentFP = rabin.FingerprintString(p.Text)
+	for i := range n {
+		p.Links = append(p.Links, crawl.Link{URL: fmt.Sprintf("%s/link%d", url, i), Kind: crawl.LinkA, Text: fmt.Sprintf("link %d", i)})
+	}
+	return p
+}
+
+// fill stores n generated pages in s with varied columns, so that every sort
+// column has ties and distinct values: status cycles 200/301/404/500/0,
+// depth cycles 0..3, two hosts, three content types.
+func fill(tb testing.TB, s *CrawlStore, n int) {
+	tb.Helper()
+	b := &crawl.Batch{}
+	for i := range n {
+		p := page(fmt.Sprintf("http://127.0.0.1:%d/p%04d", 8080+i%2, (i*37)%n), i%4, 2)
+		p.Host = fmt.Sprintf("127.0.0.1:%d", 8080+i%2)
+		p.Status = []int{200, 301, 404, 500, 0}[i%5]
+		if p.Status == 0 {
+			p.Err = "connection refused"
+		}
+		p.ContentType = []string{"text/html", "text/plain", "image/png"}[i%3]
+		p.Title = fmt.Sprintf("title %02d", i%13)
+		p.Length = int64(i % 7 * 100)
+		p.FetchedAt = testEpoch.Add(time.Duration(i%11) * time.Second)
+		p.Text = fmt.Sprintf("body %d word%d shared", i, i)
+		p.ContentFP = rabin.FingerprintString(p.Text)
+		b.Pages = append(b.Pages, p)
+	}
+	mustApply(tb, s, "", b)
+}

@@ -1,0 +1,255 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/trawler/trawler/crawl"
+)
+
+// CrawlStore is the crawl.Store of one crawl in the database.
+type CrawlStore struct {
+	d  *DB
+	id int64
+}
+
+var _ crawl.Store = (*CrawlStore)(nil)
+
+// Crawl returns the engine's view of crawl id. It does not check that the
+// crawl exists; writing to a missing crawl fails on its foreign key.
+func (d *DB) Crawl(id int64) *CrawlStore { return &CrawlStore{d: d, id: id} }
+
+// ID returns the crawl the store is bound to.
+func (s *CrawlStore) ID() int64 { return s.id }
+
+// Known URLs keep their state; a waiting one takes the smaller depth (and
+// the parent that gave it), stays a resource only if reached as one again,
+// and is leased to the writer if held and free.
+const insertURL = `
+INSERT INTO urls (crawl_id, fp, url, depth, parent, resource, owner, leased_at, discovered_at)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+ON CONFLICT (crawl_id, fp) DO UPDATE SET
+    parent    = CASE WHEN excluded.depth < depth THEN excluded.parent ELSE parent END,
+    depth     = min(depth, excluded.depth),
+    resource  = resource AND excluded.resource,
+    leased_at = CASE WHEN owner = '' AND excluded.owner <> '' THEN excluded.leased_at ELSE leased_at END,
+    owner     = CASE WHEN owner = '' THEN excluded.owner ELSE owner END
+WHERE state = 0`
+
+// finishURL records the outcome of a fetch on its URL row, creating the row
+// if the engine never wrote it (it should have).
+const finishURL = `
+INSERT INTO urls (crawl_id, fp, url, depth, parent, resource, state, discovered_at)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+ON CONFLICT (crawl_id, fp) DO UPDATE SET state = excluded.state, owner = '', leased_at = NULL`
+
+// Apply commits a batch in one transaction: new URLs join the frontier,
+// pages are stored with their links, errors and full-text entry, and their
+// URLs turn done or error. A page whose non-zero ContentFP equals an earlier
+// page's is stored with that page's URL as DuplicateOf; the Page passed in
+// is not modified. A page stored again for the same URL replaces the old.
+func (s *CrawlStore) Apply(ctx context.Context, owner string, b *crawl.Batch) error {
+	if b == nil || b.Empty() {
+		return nil
+	}
+	tx, err := s.d.w.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap(err, "apply batch: begin")
+	}
+	defer tx.Rollback()
+	// Cancelling ctx rolls the transaction back (database/sql watches it);
+	// the statements themselves run without it, because the driver starts
+	// a watcher goroutine for every statement given a cancellable context.
+	wctx := context.WithoutCancel(ctx)
+	now := time.Now().UnixNano()
+	if err := s.applyNew(wctx, tx, owner, b, now); err != nil {
+		return err
+	}
+	if len(b.Pages) > 0 {
+		w, err := newPageWriter(wctx, tx, s.id)
+		if err != nil {
+			return err
+		}
+		defer w.close()
+		for _, p := range b.Pages {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("apply batch: %w", err)
+			}
+			if err := w.write(wctx, p, now); err != nil {
+				return err
+			}
+		}
+		if err := w.index(wctx); err != nil {
+			return err
+		}
+	}
+	return wrap(tx.Commit(), "apply batch: commit")
+}
+
+func (s *CrawlStore) applyNew(ctx context.Context, tx *sql.Tx, owner string, b *crawl.Batch, now int64) error {
+	if len(b.New) == 0 {
+		return nil
+	}
+	st, err := tx.PrepareContext(ctx, insertURL)
+	if err != nil {
+		return wrap(err, "apply batch: prepare")
+	}
+	defer st.Close()
+	for i, it := range b.New {
+		var lease string
+		var leasedAt any
+		if i < len(b.Held) && b.Held[i] {
+			lease, leasedAt = owner, now
+		}
+		_, err := st.ExecContext(ctx, s.id, int64(it.FP), it.URL, it.Depth, it.Parent, it.Resource, lease, leasedAt, now)
+		if err != nil {
+			return wrap(err, "apply batch: add url %s", it.URL)
+		}
+	}
+	return nil
+}
+
+const claimURLs = `
+UPDATE urls SET owner = ?1, leased_at = ?2
+WHERE id IN (SELECT id FROM urls WHERE crawl_id = ?3 AND state = 0 AND owner = ''
+             ORDER BY depth %[1]s, id %[1]s LIMIT ?4)
+RETURNING id, url, fp, depth, parent, resource`
+
+// Claim leases up to n waiting, free URLs to owner: breadth-first (and
+// mixed) takes the smallest depth first and, within a depth, the URLs
+// discovered first; depth-first takes the largest depth and the newest.
+func (s *CrawlStore) Claim(ctx context.Context, owner string, n int, order crawl.Strategy) ([]crawl.Item, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	dir := "ASC"
+	if order == crawl.DFS {
+		dir = "DESC"
+	}
+	tx, err := s.d.w.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, wrap(err, "claim urls: begin")
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, fmt.Sprintf(claimURLs, dir), owner, time.Now().UnixNano(), s.id, n)
+	if err != nil {
+		return nil, wrap(err, "claim urls")
+	}
+	type claimed struct {
+		id   int64
+		item crawl.Item
+	}
+	var got []claimed
+	for rows.Next() {
+		var c claimed
+		var fp int64
+		if err := rows.Scan(&c.id, &c.item.URL, &fp, &c.item.Depth, &c.item.Parent, &c.item.Resource); err != nil {
+			rows.Close()
+			return nil, wrap(err, "claim urls: read")
+		}
+		c.item.FP = uint64(fp)
+		got = append(got, c)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, wrap(err, "claim urls: read")
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap(err, "claim urls: read")
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, wrap(err, "claim urls: commit")
+	}
+	sort.Slice(got, func(i, j int) bool {
+		a, b := got[i], got[j]
+		if order == crawl.DFS {
+			a, b = b, a
+		}
+		if a.item.Depth != b.item.Depth {
+			return a.item.Depth < b.item.Depth
+		}
+		return a.id < b.id
+	})
+	items := make([]crawl.Item, len(got))
+	for i, c := range got {
+		items[i] = c.item
+	}
+	return items, nil
+}
+
+// Release frees every waiting URL leased to owner.
+func (s *CrawlStore) Release(ctx context.Context, owner string) error {
+	_, err := s.d.w.ExecContext(ctx,
+		`UPDATE urls SET owner = '', leased_at = NULL WHERE crawl_id = ? AND state = 0 AND owner = ?`, s.id, owner)
+	return wrap(err, "release urls of %s", owner)
+}
+
+// Recover frees every lease of the crawl and turns any URL stored as
+// processing back to waiting. SQLite serves one machine and Trawler runs a
+// crawl in one process, so a lease found when a crawl starts belongs to a
+// run that died.
+func (s *CrawlStore) Recover(ctx context.Context) error {
+	_, err := s.d.w.ExecContext(ctx, `
+UPDATE urls SET owner = '', leased_at = NULL, state = 0
+WHERE crawl_id = ? AND state IN (0, 1) AND (owner <> '' OR state = 1)`, s.id)
+	return wrap(err, "recover leases")
+}
+
+// Fingerprints calls fn with the fingerprint of every URL of the crawl. It
+// reads in one pass, so fn should not call back into the database.
+func (s *CrawlStore) Fingerprints(ctx context.Context, fn func(fp uint64)) error {
+	rows, err := s.d.r.QueryContext(ctx, `SELECT fp FROM urls WHERE crawl_id = ?`, s.id)
+	if err != nil {
+		return wrap(err, "read fingerprints")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var fp int64
+		if err := rows.Scan(&fp); err != nil {
+			return wrap(err, "read fingerprints")
+		}
+		fn(uint64(fp))
+	}
+	return wrap(rows.Err(), "read fingerprints")
+}
+
+// Counts returns how many URLs of the crawl are in each state; leased URLs
+// count as waiting.
+func (s *CrawlStore) Counts(ctx context.Context) (crawl.Counts, error) {
+	return countURLs(ctx, s.d.r, s.id)
+}
+
+func countURLs(ctx context.Context, q querier, id int64) (crawl.Counts, error) {
+	var c crawl.Counts
+	rows, err := q.QueryContext(ctx, `SELECT state, count(*) FROM urls WHERE crawl_id = ? GROUP BY state`, id)
+	if err != nil {
+		return c, wrap(err, "count urls")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var state crawl.State
+		var n int64
+		if err := rows.Scan(&state, &n); err != nil {
+			return c, wrap(err, "count urls")
+		}
+		switch state {
+		case crawl.Waiting:
+			c.Waiting = n
+		case crawl.Processing:
+			c.Processing = n
+		case crawl.Done:
+			c.Done = n
+		case crawl.Error:
+			c.Error = n
+		}
+	}
+	return c, wrap(rows.Err(), "count urls")
+}
+
+// querier is what *sql.DB, *sql.Tx and *sql.Conn share for reading.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}

@@ -1,0 +1,258 @@
+package crawl
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"time"
+
+	"github.com/trawler/trawler/crawl/urlnorm"
+)
+
+// Strategy is the order in which waiting URLs are picked (paper 004).
+type Strategy string
+
+// The three orders. Mixed takes each pick depth-first with probability
+// Config.Mix and breadth-first otherwise.
+const (
+	BFS   Strategy = "bfs"
+	DFS   Strategy = "dfs"
+	Mixed Strategy = "mixed"
+)
+
+// Scope limits which discovered URLs join the crawl.
+type Scope string
+
+// Scopes: Host keeps URLs whose hostname equals a seed's (any port or
+// scheme); Domain keeps URLs under a seed's registrable domain (public-suffix
+// list); Any keeps everything.
+const (
+	ScopeHost   Scope = "host"
+	ScopeDomain Scope = "domain"
+	ScopeAny    Scope = "any"
+)
+
+// Limits on settings, so a typo cannot start a crawl that harms the machine.
+const (
+	MaxThreads = 1000
+)
+
+// HostAuth is HTTP basic-auth credentials for one host ("hostname:port").
+type HostAuth struct {
+	Host     string `json:"host"`
+	User     string `json:"user"`
+	Password string `json:"-"` // never stored: secrets stay out of the database
+}
+
+// Config is everything a crawl needs. The zero value of each field means its
+// documented default; DefaultConfig returns them filled in, and Validate
+// reports the first setting that is out of range.
+type Config struct {
+	Seeds []string `json:"seeds"` // start URLs, at depth 0
+
+	Depth    int      `json:"depth"`     // link hops from a seed (0 = seeds only); default 5
+	Threads  int      `json:"threads"`   // workers; default 5, at most MaxThreads
+	PerHost  int      `json:"per_host"`  // concurrent requests per host; 0 = Threads
+	Strategy Strategy `json:"strategy"`  // bfs (default), dfs or mixed
+	Mix      float64  `json:"mix"`       // share of depth-first picks in mixed order, in [0,1]; default 0.5
+	RandSeed int64    `json:"seed"`      // seeds the mixed order's random source; default 1
+	MaxPages int      `json:"max_pages"` // stop after fetching this many URLs; 0 = no cap
+
+	Scope   Scope    `json:"scope"`   // host (default), domain or any
+	Include []string `json:"include"` // if any, a URL must match one of these regular expressions
+	Exclude []string `json:"exclude"` // a URL matching any of these regular expressions is skipped
+
+	ConnectTimeout time.Duration `json:"connect_timeout"` // dial timeout; default 10s
+	Timeout        time.Duration `json:"timeout"`         // whole response, body included; default 30s
+	MaxRedirects   int           `json:"max_redirects"`   // redirect hops followed; default 20
+	UserAgent      string        `json:"user_agent"`      // default "Trawler/<version>"
+	MaxSize        int64         `json:"max_size"`        // body cap after decompression, bytes; default 10 MB
+	Proxy          string        `json:"proxy"`           // http://, https:// or socks5:// proxy; empty = direct
+	Auth           []HostAuth    `json:"auth"`            // basic-auth credentials per host
+	ContentTypes   []string      `json:"content_types"`   // media types whose bodies are kept; default HTML, XHTML, plain text
+	Resources      bool          `json:"resources"`       // also fetch images, scripts, styles… (status, type, size; never parsed)
+
+	MaxURLLength int `json:"max_url_length"` // longer URLs are rejected; default 2048
+	ExpectedURLs int `json:"expected_urls"`  // sizes the seen-set's Bloom filter; default 1,000,000
+	MemoryURLs   int `json:"memory_urls"`    // waiting URLs held in memory, the rest stay in the store; default 100,000
+}
+
+// Defaults for the zero-valued fields of Config.
+const (
+	DefaultDepth          = 5
+	DefaultThreads        = 5
+	DefaultMix            = 0.5
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultTimeout        = 30 * time.Second
+	DefaultMaxRedirects   = 20
+	DefaultMaxSize        = 10 << 20
+	DefaultExpectedURLs   = 1_000_000
+	DefaultMemoryURLs     = 100_000
+)
+
+// DefaultContentTypes are the media types whose bodies Trawler keeps and
+// parses when Config.ContentTypes is empty.
+var DefaultContentTypes = []string{"text/html", "application/xhtml+xml", "text/plain"}
+
+// DefaultUserAgent is sent when Config.UserAgent is empty.
+func DefaultUserAgent() string { return "Trawler/" + Version }
+
+// DefaultConfig returns a Config with every default filled in and no
+// seeds, except PerHost, which stays 0 to follow Threads.
+func DefaultConfig() Config {
+	var c Config
+	c.Depth = DefaultDepth
+	c.fillDefaults()
+	c.PerHost = 0
+	return c
+}
+
+// fillDefaults replaces zero values by defaults. Depth is left alone: 0 is a
+// meaningful depth (seeds only), so callers start from DefaultConfig.
+func (c *Config) fillDefaults() {
+	if c.Threads == 0 {
+		c.Threads = DefaultThreads
+	}
+	if c.PerHost == 0 {
+		c.PerHost = c.Threads
+	}
+	if c.Strategy == "" {
+		c.Strategy = BFS
+	}
+	if c.Strategy == Mixed && c.Mix == 0 {
+		c.Mix = DefaultMix
+	}
+	if c.RandSeed == 0 {
+		c.RandSeed = 1
+	}
+	if c.Scope == "" {
+		c.Scope = ScopeHost
+	}
+	if c.ConnectTimeout == 0 {
+		c.ConnectTimeout = DefaultConnectTimeout
+	}
+	if c.Timeout == 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.MaxRedirects == 0 {
+		c.MaxRedirects = DefaultMaxRedirects
+	}
+	if c.UserAgent == "" {
+		c.UserAgent = DefaultUserAgent()
+	}
+	if c.MaxSize == 0 {
+		c.MaxSize = DefaultMaxSize
+	}
+	if len(c.ContentTypes) == 0 {
+		c.ContentTypes = append([]string(nil), DefaultContentTypes...)
+	}
+	if c.MaxURLLength == 0 {
+		c.MaxURLLength = urlnorm.DefaultMaxLength
+	}
+	if c.ExpectedURLs == 0 {
+		c.ExpectedURLs = DefaultExpectedURLs
+	}
+	if c.MemoryURLs == 0 {
+		c.MemoryURLs = DefaultMemoryURLs
+	}
+}
+
+// SettingError names the setting that is wrong and why, for one clear line
+// in the command line and a marked field in the window.
+type SettingError struct {
+	Setting string
+	Reason  string
+}
+
+func (e *SettingError) Error() string { return e.Setting + ": " + e.Reason }
+
+func bad(setting, format string, a ...any) error {
+	return &SettingError{Setting: setting, Reason: fmt.Sprintf(format, a...)}
+}
+
+// Validate fills defaults and reports the first setting out of range.
+func (c *Config) Validate() error {
+	c.fillDefaults()
+	if len(c.Seeds) == 0 {
+		return bad("seeds", "at least one seed URL is needed")
+	}
+	for _, s := range c.Seeds {
+		if _, err := (urlnorm.Options{MaxLength: c.MaxURLLength}).Normalize(strings.TrimSpace(s)); err != nil {
+			return bad("seeds", "%q is not a crawlable URL: %v", s, err)
+		}
+	}
+	switch {
+	case c.Depth < 0:
+		return bad("depth", "must be 0 or more, got %d", c.Depth)
+	case c.Threads < 1 || c.Threads > MaxThreads:
+		return bad("threads", "must be between 1 and %d, got %d", MaxThreads, c.Threads)
+	case c.PerHost < 1:
+		return bad("per-host", "must be at least 1, got %d", c.PerHost)
+	case c.Mix < 0 || c.Mix > 1:
+		return bad("mix", "must be between 0 and 1, got %g", c.Mix)
+	case c.MaxPages < 0:
+		return bad("max-pages", "must be 0 (no cap) or more, got %d", c.MaxPages)
+	case c.ConnectTimeout < 0:
+		return bad("connect-timeout", "must not be negative")
+	case c.Timeout < 0:
+		return bad("timeout", "must not be negative")
+	case c.MaxRedirects < 0:
+		return bad("max-redirects", "must be 0 or more, got %d", c.MaxRedirects)
+	case c.MaxSize < 0:
+		return bad("max-size", "must not be negative")
+	case c.MaxURLLength < 16:
+		return bad("max-url-length", "must be at least 16, got %d", c.MaxURLLength)
+	case c.MemoryURLs < 100:
+		return bad("memory-urls", "must be at least 100, got %d", c.MemoryURLs)
+	}
+	switch c.Strategy {
+	case BFS, DFS, Mixed:
+	default:
+		return bad("strategy", "must be bfs, dfs or mixed, got %q", c.Strategy)
+	}
+	switch c.Scope {
+	case ScopeHost, ScopeDomain, ScopeAny:
+	default:
+		return bad("scope", "must be host, domain or any, got %q", c.Scope)
+	}
+	for _, list := range []struct {
+		name string
+		res  []string
+	}{{"include", c.Include}, {"exclude", c.Exclude}} {
+		for _, re := range list.res {
+			if _, err := regexp.Compile(re); err != nil {
+				return bad(list.name, "bad regular expression %q: %v", re, unwrapRegexp(err))
+			}
+		}
+	}
+	if c.Proxy != "" {
+		u, err := url.Parse(c.Proxy)
+		if err != nil || u.Host == "" {
+			return bad("proxy", "%q is not a proxy URL like http://host:3128 or socks5://host:1080", c.Proxy)
+		}
+		switch u.Scheme {
+		case "http", "https", "socks5", "socks5h":
+		default:
+			return bad("proxy", "scheme %q not supported (http, https, socks5)", u.Scheme)
+		}
+	}
+	for _, a := range c.Auth {
+		if a.Host == "" || a.User == "" {
+			return bad("auth", "each entry needs a host and a user name")
+		}
+	}
+	return nil
+}
+
+// unwrapRegexp keeps the reason of a regexp/syntax error without repeating
+// the whole expression.
+func unwrapRegexp(err error) error {
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		return fmt.Errorf("%s: %q", se.Code, se.Expr)
+	}
+	return err
+}

@@ -1,0 +1,455 @@
+package crawl
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/trawler/trawler/crawl/fetch"
+	"github.com/trawler/trawler/crawl/frontier"
+	"github.com/trawler/trawler/crawl/rabin"
+	"github.com/trawler/trawler/crawl/seen"
+	"github.com/trawler/trawler/crawl/urlnorm"
+)
+
+// Engine runs one crawl. Make it with New, start it with Run, and steer it
+// with Pause, Resume and Stop from any goroutine; Progress may be called at
+// any time.
+type Engine struct {
+	cfg   Config
+	store Store
+	owner string // names this run's leases in the store
+
+	norm    urlnorm.Options
+	scope   *scope
+	fetcher *fetch.Fetcher
+	seen    *seen.Set
+	front   *frontier.Frontier[Item]
+
+	results  chan result
+	flushReq chan chan error
+	meter    meter
+	log      eventLog
+
+	// The four queues' counts. Waiting is the frontier, plus spilled URLs
+	// (waiting in the store only), plus those in a worker's hand, plus parked
+	// ones (taken from the frontier but not fetched because the crawl is
+	// ending).
+	spilled    atomic.Int64
+	inHand     atomic.Int64 // taken from the frontier by a worker, not yet started
+	parked     atomic.Int64
+	processing atomic.Int64
+	done       atomic.Int64
+	errs       atomic.Int64
+	reserved   atomic.Int64 // fetches started or done, for the page cap
+	bytes      atomic.Int64
+	spillEver  atomic.Bool
+
+	mu       sync.Mutex
+	state    RunState
+	started  time.Time
+	ended    time.Time
+	byDepth  []int64
+	byStatus [6]int64
+	paused   chan struct{} // open while paused
+	stopping chan struct{} // closed by Stop
+	stopOnce sync.Once
+	fatal    error
+}
+
+// New checks cfg (filling in defaults) and prepares an engine that writes to
+// store. Nothing is fetched before Run.
+func New(cfg Config, store Store) (*Engine, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	f, err := fetch.New(fetchConfig(&cfg))
+	if err != nil {
+		return nil, fmt.Errorf("set up fetching: %w", err)
+	}
+	e := &Engine{
+		cfg:      cfg,
+		store:    store,
+		owner:    newOwner(),
+		norm:     urlnorm.Options{MaxLength: cfg.MaxURLLength},
+		fetcher:  f,
+		seen:     seen.New(seen.Config{Expected: cfg.ExpectedURLs}),
+		results:  make(chan result, 4*cfg.Threads+64),
+		flushReq: make(chan chan error),
+		state:    StateIdle,
+		stopping: make(chan struct{}),
+	}
+	e.front = frontier.New[Item](frontier.Config{
+		Order:   frontier.Order(cfg.Strategy),
+		Mix:     cfg.Mix,
+		Seed:    uint64(cfg.RandSeed),
+		PerHost: cfg.PerHost,
+		Batch:   batchSize(cfg.Strategy),
+	})
+	seeds := make([]string, len(cfg.Seeds))
+	for i, s := range cfg.Seeds {
+		seeds[i], _ = e.norm.Normalize(strings.TrimSpace(s)) // Validate checked them
+	}
+	e.cfg.Seeds = seeds
+	e.scope = newScope(&e.cfg, seeds)
+	return e, nil
+}
+
+// batchSize is how many URLs a worker takes from a queue at once. Taking
+// several saves locking in breadth-first order, where it changes nothing;
+// depth-first picks must see the links of the page just fetched, so they
+// take one at a time.
+func batchSize(s Strategy) int {
+	if s == BFS {
+		return 4
+	}
+	return 1
+}
+
+func fetchConfig(c *Config) fetch.Config {
+	auth := map[string]fetch.Credentials{}
+	for _, a := range c.Auth {
+		cred := fetch.Credentials{User: a.User, Password: a.Password}
+		if strings.Contains(a.Host, ":") {
+			auth[a.Host] = cred
+			continue
+		}
+		auth[a.Host+":80"] = cred
+		auth[a.Host+":443"] = cred
+	}
+	return fetch.Config{
+		ConnectTimeout: c.ConnectTimeout,
+		Timeout:        c.Timeout,
+		MaxRedirects:   c.MaxRedirects,
+		UserAgent:      c.UserAgent,
+		MaxSize:        c.MaxSize,
+		Proxy:          c.Proxy,
+		Auth:           auth,
+		ContentTypes:   c.ContentTypes,
+	}
+}
+
+func newOwner() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+}
+
+// Config returns the settings the engine runs with, defaults filled in.
+func (e *Engine) Config() Config { return e.cfg }
+
+// Run crawls until nothing is waiting or in flight, the page cap is reached,
+// Stop is called or ctx ends. It picks up where an earlier run of the same
+// crawl left off: what the store holds as waiting is crawled, what is done
+// is not fetched again. It returns nil when the crawl finished or was
+// stopped, and an error when the store failed.
+func (e *Engine) Run(ctx context.Context) error {
+	e.mu.Lock()
+	if e.state != StateIdle {
+		e.mu.Unlock()
+		return errors.New("crawl: Run called twice")
+	}
+	e.state = StateRunning
+	e.started = time.Now()
+	e.mu.Unlock()
+	defer e.fetcher.Close()
+
+	if err := e.restore(ctx); err != nil {
+		e.finish(StateFailed, err)
+		return err
+	}
+	writerDone := make(chan struct{})
+	wctx := context.WithoutCancel(ctx)
+	go e.writer(wctx, writerDone)
+
+	var workers sync.WaitGroup
+	for range e.cfg.Threads {
+		workers.Go(func() { e.work(ctx) })
+	}
+	e.distribute(ctx)
+	e.front.Close()
+	workers.Wait()
+	close(e.results)
+	<-writerDone
+
+	err := e.fatalErr()
+	if err == nil {
+		if rerr := e.store.Release(wctx, e.owner); rerr != nil {
+			err = fmt.Errorf("hand back unfinished URLs: %w", rerr)
+		}
+	}
+	switch {
+	case err != nil:
+		e.finish(StateFailed, err)
+	case ctx.Err() != nil || e.isStopping():
+		e.finish(StateStopped, nil)
+	default:
+		e.finish(StateDone, nil)
+	}
+	return err
+}
+
+// restore loads what the store knows of this crawl: counts, the seen-set
+// and, for a new crawl, the seeds.
+func (e *Engine) restore(ctx context.Context) error {
+	if err := e.store.Recover(ctx); err != nil {
+		return fmt.Errorf("recover unfinished URLs: %w", err)
+	}
+	c, err := e.store.Counts(ctx)
+	if err != nil {
+		return fmt.Errorf("count stored URLs: %w", err)
+	}
+	e.done.Store(c.Done)
+	e.errs.Store(c.Error)
+	e.reserved.Store(c.Done + c.Error)
+	e.spilled.Store(c.Waiting)
+	if c.Waiting+c.Done+c.Error+c.Processing > 0 {
+		e.spillEver.Store(true)
+		if err := e.store.Fingerprints(ctx, func(fp uint64) { e.seen.Add(fp) }); err != nil {
+			return fmt.Errorf("load known URLs: %w", err)
+		}
+		return nil
+	}
+	var items []Item
+	for _, s := range e.cfg.Seeds {
+		fp := rabin.FingerprintString(s)
+		if e.seen.Add(fp) {
+			items = append(items, Item{URL: s, FP: fp})
+		}
+	}
+	held := e.admit(items)
+	if err := e.store.Apply(ctx, e.owner, &Batch{New: items, Held: held}); err != nil {
+		return fmt.Errorf("store seeds: %w", err)
+	}
+	return nil
+}
+
+// admit puts new URLs into the frontier while it has room and counts the
+// rest as spilled: they wait in the store until the frontier drains. It
+// returns which ones the frontier holds.
+func (e *Engine) admit(items []Item) []bool {
+	held := make([]bool, len(items))
+	room := e.cfg.MemoryURLs - e.front.Len()
+	var entries []frontier.Entry[Item]
+	for i, it := range items {
+		if i < room {
+			held[i] = true
+			entries = append(entries, frontier.Entry[Item]{Value: it, FP: it.FP, Depth: it.Depth})
+			continue
+		}
+		e.spilled.Add(1)
+		e.spillEver.Store(true)
+	}
+	e.front.Push(entries, itemHost)
+	return held
+}
+
+func itemHost(it Item) string {
+	_, h := splitHost(it.URL)
+	return h
+}
+
+// distribute is paper 000's URL distributor: it refills the frontier from
+// the store when it runs low and ends the run when there is nothing left.
+func (e *Engine) distribute(ctx context.Context) {
+	low := e.cfg.MemoryURLs / 2
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if e.isStopping() || ctx.Err() != nil || e.fatalErr() != nil {
+			return
+		}
+		if e.capReached() && e.front.Leased() == 0 {
+			return
+		}
+		if e.spilled.Load() > 0 && e.front.Len() < low {
+			if err := e.refill(ctx, e.cfg.MemoryURLs-e.front.Len()); err != nil {
+				e.fail(err)
+				return
+			}
+			continue
+		}
+		if e.spilled.Load() == 0 && e.front.Idle() {
+			return
+		}
+		select {
+		case <-e.front.Changed():
+		case <-tick.C:
+		case <-e.stopping:
+		case <-ctx.Done():
+		}
+	}
+}
+
+// refill claims up to n spilled URLs from the store into the frontier.
+func (e *Engine) refill(ctx context.Context, n int) error {
+	if err := e.flush(); err != nil {
+		if errors.Is(err, errStopping) {
+			return nil
+		}
+		return err
+	}
+	items, err := e.store.Claim(ctx, e.owner, n, e.cfg.Strategy)
+	if err != nil {
+		return fmt.Errorf("claim waiting URLs: %w", err)
+	}
+	if len(items) == 0 {
+		e.spilled.Store(0)
+		return nil
+	}
+	e.spilled.Add(-int64(len(items)))
+	if e.spilled.Load() < 0 {
+		e.spilled.Store(0)
+	}
+	entries := make([]frontier.Entry[Item], len(items))
+	for i, it := range items {
+		entries[i] = frontier.Entry[Item]{Value: it, FP: it.FP, Depth: it.Depth}
+	}
+	e.front.Push(entries, itemHost)
+	return nil
+}
+
+// Pause stops workers from starting new fetches; those in flight finish.
+func (e *Engine) Pause() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.state == StateRunning {
+		e.state = StatePaused
+		e.paused = make(chan struct{})
+	}
+}
+
+// Resume lets a paused crawl go on.
+func (e *Engine) Resume() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.state == StatePaused {
+		e.state = StateRunning
+		close(e.paused)
+		e.paused = nil
+	}
+}
+
+// Stop ends the crawl: no new fetch starts, fetches in flight finish and are
+// stored, and Run returns. Unfetched URLs stay waiting for a later Run.
+func (e *Engine) Stop() {
+	e.stopOnce.Do(func() {
+		e.mu.Lock()
+		if e.state == StateRunning || e.state == StatePaused {
+			e.state = StateStopping
+		}
+		if e.paused != nil {
+			close(e.paused)
+			e.paused = nil
+		}
+		e.mu.Unlock()
+		close(e.stopping)
+		e.front.Close()
+	})
+}
+
+func (e *Engine) isStopping() bool {
+	select {
+	case <-e.stopping:
+		return true
+	default:
+		return false
+	}
+}
+
+// waitIfPaused blocks while the crawl is paused; it reports false when the
+// crawl is ending instead.
+func (e *Engine) waitIfPaused(ctx context.Context) bool {
+	e.mu.Lock()
+	p := e.paused
+	e.mu.Unlock()
+	if p != nil {
+		select {
+		case <-p:
+		case <-ctx.Done():
+		}
+	}
+	return !e.isStopping() && ctx.Err() == nil
+}
+
+func (e *Engine) fail(err error) {
+	e.mu.Lock()
+	if e.fatal == nil {
+		e.fatal = err
+	}
+	e.mu.Unlock()
+	e.front.Close()
+}
+
+func (e *Engine) fatalErr() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.fatal
+}
+
+func (e *Engine) finish(s RunState, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.state = s
+	e.ended = time.Now()
+	if err != nil && e.fatal == nil {
+		e.fatal = err
+	}
+}
+
+// capReached reports whether the page cap leaves no room for another fetch.
+func (e *Engine) capReached() bool {
+	return e.cfg.MaxPages > 0 && e.reserved.Load() >= int64(e.cfg.MaxPages)
+}
+
+// reserve claims one fetch under the page cap.
+func (e *Engine) reserve() bool {
+	if e.cfg.MaxPages == 0 {
+		e.reserved.Add(1)
+		return true
+	}
+	if e.reserved.Add(1) > int64(e.cfg.MaxPages) {
+		e.reserved.Add(-1)
+		return false
+	}
+	return true
+}
+
+// Progress returns a snapshot of the crawl.
+func (e *Engine) Progress() Progress {
+	now := time.Now()
+	e.mu.Lock()
+	p := Progress{
+		State:    e.state,
+		ByDepth:  append([]int64(nil), e.byDepth...),
+		ByStatus: e.byStatus,
+		MaxPages: e.cfg.MaxPages,
+	}
+	ended := e.ended
+	switch {
+	case e.started.IsZero():
+	case ended.IsZero():
+		p.Elapsed = now.Sub(e.started)
+	default:
+		p.Elapsed = ended.Sub(e.started)
+	}
+	e.mu.Unlock()
+	p.Done = e.done.Load()
+	p.Errors = e.errs.Load()
+	p.Processing = e.processing.Load()
+	p.Waiting = int64(e.front.Len()) + e.spilled.Load() + e.parked.Load() + e.inHand.Load()
+	p.Bytes = e.bytes.Load()
+	p.ActiveHosts = e.front.ActiveHosts()
+	if ended.IsZero() {
+		p.PagesPerSec = e.meter.rate(now, p.Done+p.Errors)
+	}
+	return p
+}

@@ -1,0 +1,226 @@
+package frontier
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// tree is a site where page p links to children p*10+1 … p*10+3 (3 levels).
+func children(p int) []int {
+	if p >= 100 {
+		return nil
+	}
+	return []int{p*10 + 1, p*10 + 2, p*10 + 3}
+}
+
+func entries(ids ...int) []Entry[int] {
+	out := make([]Entry[int], len(ids))
+	for i, id := range ids {
+		out[i] = Entry[int]{Value: id, FP: uint64(id)}
+	}
+	return out
+}
+
+func oneHost(int) string { return "h:80" }
+
+// walk crawls the tree with one worker and returns the visit order.
+func walk(t *testing.T, cfg Config) []int {
+	t.Helper()
+	f := New[int](cfg)
+	f.Push(entries(1, 2), oneHost)
+	var order []int
+	for !f.Idle() {
+		l, err := f.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range l.Entries {
+			order = append(order, e.Value)
+			f.Push(entries(children(e.Value)...), oneHost)
+		}
+		f.Return(l)
+	}
+	return order
+}
+
+func TestOrder(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  Config
+		want []int
+	}{
+		{"bfs", Config{Order: BFS, Batch: 1}, []int{1, 2, 11, 12, 13, 21, 22, 23, 111, 112, 113, 121, 122, 123, 131, 132, 133, 211, 212, 213, 221, 222, 223, 231, 232, 233}},
+		{"bfs batch", Config{Order: BFS, Batch: 4}, []int{1, 2, 11, 12, 13, 21, 22, 23, 111, 112, 113, 121, 122, 123, 131, 132, 133, 211, 212, 213, 221, 222, 223, 231, 232, 233}},
+		{"dfs", Config{Order: DFS, Batch: 1}, []int{1, 11, 111, 112, 113, 12, 121, 122, 123, 13, 131, 132, 133, 2, 21, 211, 212, 213, 22, 221, 222, 223, 23, 231, 232, 233}},
+		{"mixed 0 is bfs", Config{Order: Mixed, Mix: 0, Batch: 1}, nil},
+		{"mixed 1 is dfs", Config{Order: Mixed, Mix: 1, Batch: 1}, nil},
+	}
+	results := map[string][]int{}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := walk(t, tt.cfg)
+			results[tt.name] = got
+			if tt.want != nil && !slices.Equal(got, tt.want) {
+				t.Errorf("order\n got %v\nwant %v", got, tt.want)
+			}
+		})
+	}
+	if !slices.Equal(results["mixed 0 is bfs"], tests[0].want) {
+		t.Errorf("mixed with Mix 0 differs from bfs: %v", results["mixed 0 is bfs"])
+	}
+	if !slices.Equal(results["mixed 1 is dfs"], tests[2].want) {
+		t.Errorf("mixed with Mix 1 differs from dfs: %v", results["mixed 1 is dfs"])
+	}
+}
+
+func TestMixedIsSeededAndBetween(t *testing.T) {
+	a := walk(t, Config{Order: Mixed, Mix: 0.5, Seed: 7, Batch: 1})
+	b := walk(t, Config{Order: Mixed, Mix: 0.5, Seed: 7, Batch: 1})
+	c := walk(t, Config{Order: Mixed, Mix: 0.5, Seed: 8, Batch: 1})
+	if !slices.Equal(a, b) {
+		t.Errorf("same seed, different orders:\n%v\n%v", a, b)
+	}
+	if slices.Equal(a, c) {
+		t.Errorf("seeds 7 and 8 gave the same order %v", a)
+	}
+	bfs := walk(t, Config{Order: BFS, Batch: 1})
+	dfs := walk(t, Config{Order: DFS, Batch: 1})
+	if slices.Equal(a, bfs) || slices.Equal(a, dfs) {
+		t.Errorf("mixed 0.5 equals a pure order: %v", a)
+	}
+	if len(a) != len(bfs) {
+		t.Errorf("mixed visited %d URLs, bfs %d", len(a), len(bfs))
+	}
+}
+
+func TestLower(t *testing.T) {
+	f := New[int](Config{})
+	f.Push([]Entry[int]{{Value: 5, FP: 5, Depth: 4}}, oneHost)
+	if !f.Lower(5, 2) || f.Lower(6, 1) {
+		t.Fatal("Lower found the wrong entries")
+	}
+	f.Lower(5, 3) // a larger depth never raises it
+	l, _ := f.Next(context.Background())
+	if got := l.Entries[0].Depth; got != 2 {
+		t.Errorf("depth = %d, want 2", got)
+	}
+	if f.Lower(5, 1) {
+		t.Error("an entry taken by a worker is still lowered")
+	}
+}
+
+// TestPerHostLimit checks that a host is never worked by more workers than
+// it has queues, while other hosts keep the remaining workers busy.
+func TestPerHostLimit(t *testing.T) {
+	for _, perHost := range []int{1, 3} {
+		t.Run(fmt.Sprint(perHost), func(t *testing.T) {
+			f := New[int](Config{PerHost: perHost, Batch: 1})
+			hostOf := func(v int) string { return fmt.Sprintf("h%d:80", v%2) }
+			var es []Entry[int]
+			for i := range 200 {
+				es = append(es, Entry[int]{Value: i, FP: uint64(i * 7919)})
+			}
+			f.Push(es, hostOf)
+			var mu sync.Mutex
+			busy, peak := map[string]int{}, map[string]int{}
+			var wg sync.WaitGroup
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			for range 8 {
+				wg.Go(func() {
+					for {
+						l, err := f.Next(ctx)
+						if err != nil {
+							return
+						}
+						mu.Lock()
+						busy[l.Host]++
+						peak[l.Host] = max(peak[l.Host], busy[l.Host])
+						mu.Unlock()
+						time.Sleep(100 * time.Microsecond)
+						mu.Lock()
+						busy[l.Host]--
+						mu.Unlock()
+						f.Return(l)
+						if f.Idle() {
+							cancel()
+						}
+					}
+				})
+			}
+			wg.Wait()
+			for h, p := range peak {
+				if p > perHost {
+					t.Errorf("host %s had %d workers at once, limit %d", h, p, perHost)
+				}
+			}
+			if f.Len() != 0 {
+				t.Errorf("%d URLs left", f.Len())
+			}
+		})
+	}
+}
+
+func TestDelayKeepsOtherHostsGoing(t *testing.T) {
+	f := New[int](Config{PerHost: 2, Batch: 4})
+	f.SetDelay("slow:80", time.Hour)
+	hostOf := func(v int) string {
+		if v < 100 {
+			return "slow:80"
+		}
+		return "fast:80"
+	}
+	f.Push(entries(1, 2, 3, 101, 102, 103, 104, 105, 106), hostOf)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var slow, fast int
+	for fast < 6 {
+		l, err := f.Next(ctx)
+		if err != nil {
+			t.Fatalf("Next: %v (slow %d, fast %d)", err, slow, fast)
+		}
+		if l.Host == "slow:80" {
+			slow += len(l.Entries)
+		} else {
+			fast += len(l.Entries)
+		}
+		f.Return(l)
+	}
+	if slow != 1 {
+		t.Errorf("slow host served %d URLs within its hour-long delay, want 1", slow)
+	}
+	if got := f.Len(); got != 2 {
+		t.Errorf("waiting = %d, want 2", got)
+	}
+}
+
+func TestNextUnblocks(t *testing.T) {
+	f := New[int](Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { _, err := f.Next(ctx); done <- err }()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("after cancel: %v", err)
+	}
+	go func() { _, err := f.Next(context.Background()); done <- err }()
+	f.Close()
+	if err := <-done; !errors.Is(err, ErrClosed) {
+		t.Errorf("after Close: %v", err)
+	}
+}
+
+func TestDrain(t *testing.T) {
+	f := New[int](Config{PerHost: 3})
+	f.Push(entries(1, 2, 3, 4, 5), oneHost)
+	l, _ := f.Next(context.Background())
+	got := f.Drain()
+	if len(got)+len(l.Entries) != 5 || f.Len() != 0 {
+		t.Errorf("drained %d + leased %d, want 5 in all", len(got), len(l.Entries))
+	}
+}

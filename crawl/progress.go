@@ -1,0 +1,100 @@
+package crawl
+
+import (
+	"sync"
+	"time"
+)
+
+// RunState is where an engine stands in its lifecycle.
+type RunState string
+
+// Engine lifecycle states. Done means the crawl ran out of URLs or reached
+// its page cap; Stopped means Stop or a cancelled context ended it early
+// (it can be resumed); Failed means the store could not be written.
+const (
+	StateIdle     RunState = "idle"
+	StateRunning  RunState = "running"
+	StatePaused   RunState = "paused"
+	StateStopping RunState = "stopping"
+	StateDone     RunState = "done"
+	StateStopped  RunState = "stopped"
+	StateFailed   RunState = "failed"
+)
+
+// Progress is a snapshot of a running crawl, cheap enough to take ten
+// times a second from the window.
+type Progress struct {
+	State RunState
+
+	// The four queues of paper 004.
+	Waiting, Processing, Done, Errors int64
+
+	ByDepth     []int64  // fetched URLs per depth, done and error together
+	ByStatus    [6]int64 // fetched URLs per status class: [0] no response, [1..5] 1xx..5xx
+	PagesPerSec float64  // over the last RateWindow
+	Bytes       int64    // body bytes read
+	Elapsed     time.Duration
+	ActiveHosts int // hosts a worker is serving now
+	MaxPages    int // the page cap, 0 for none
+}
+
+// RateWindow is the span over which Progress.PagesPerSec is measured.
+const RateWindow = 5 * time.Second
+
+// Fetched returns how many URLs have been fetched, successfully or not.
+func (p Progress) Fetched() int64 { return p.Done + p.Errors }
+
+// Fraction returns how far the crawl has come, in [0,1]: fetched URLs
+// against all known ones, or against the page cap when that is nearer.
+func (p Progress) Fraction() float64 {
+	total := p.Done + p.Errors + p.Waiting + p.Processing
+	if p.MaxPages > 0 && int64(p.MaxPages) < total {
+		total = int64(p.MaxPages)
+	}
+	if total <= 0 {
+		return 0
+	}
+	return min(1, float64(p.Fetched())/float64(total))
+}
+
+// meter keeps the fetched count over time for the pages/s figure.
+type meter struct {
+	mu      sync.Mutex
+	samples []sample // oldest first, at most one per 100 ms
+}
+
+type sample struct {
+	at    time.Time
+	total int64
+}
+
+func (m *meter) add(at time.Time, total int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if n := len(m.samples); n > 0 && at.Sub(m.samples[n-1].at) < 100*time.Millisecond {
+		m.samples[n-1].total = total
+		return
+	}
+	m.samples = append(m.samples, sample{at, total})
+	cut := 0
+	for cut < len(m.samples)-1 && at.Sub(m.samples[cut+1].at) >= RateWindow {
+		cut++
+	}
+	m.samples = append(m.samples[:0], m.samples[cut:]...)
+}
+
+// rate returns fetched URLs per second between the oldest sample in the
+// window and now.
+func (m *meter) rate(now time.Time, total int64) float64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.samples) == 0 {
+		return 0
+	}
+	first := m.samples[0]
+	span := now.Sub(first.at).Seconds()
+	if span < 0.2 {
+		return 0
+	}
+	return float64(total-first.total) / span
+}

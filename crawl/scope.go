@@ -1,0 +1,112 @@
+package crawl
+
+import (
+	"net"
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/publicsuffix"
+)
+
+// scope decides which discovered URLs join the crawl: the Scope setting
+// against the seeds' hosts, then the include and exclude rules.
+type scope struct {
+	kind    Scope
+	hosts   map[string]bool // seed hostnames
+	domains map[string]bool // seed registrable domains
+	include []*regexp.Regexp
+	exclude []*regexp.Regexp
+}
+
+func newScope(c *Config, seeds []string) *scope {
+	s := &scope{kind: c.Scope, hosts: map[string]bool{}, domains: map[string]bool{}}
+	for _, u := range seeds {
+		name, _ := splitHost(u)
+		s.hosts[name] = true
+		s.domains[registrable(name)] = true
+	}
+	for _, re := range c.Include {
+		s.include = append(s.include, regexp.MustCompile(re)) // Validate compiled them
+	}
+	for _, re := range c.Exclude {
+		s.exclude = append(s.exclude, regexp.MustCompile(re))
+	}
+	return s
+}
+
+// allows reports whether the normalized URL u is in scope.
+func (s *scope) allows(u string) bool {
+	name, _ := splitHost(u)
+	switch s.kind {
+	case ScopeHost:
+		if !s.hosts[name] {
+			return false
+		}
+	case ScopeDomain:
+		if !s.domains[registrable(name)] {
+			return false
+		}
+	}
+	for _, re := range s.exclude {
+		if re.MatchString(u) {
+			return false
+		}
+	}
+	if len(s.include) == 0 {
+		return true
+	}
+	for _, re := range s.include {
+		if re.MatchString(u) {
+			return true
+		}
+	}
+	return false
+}
+
+// registrable returns the registrable domain (eTLD+1) of a hostname, or the
+// hostname itself for IP addresses, single labels and public suffixes.
+func registrable(name string) string {
+	if net.ParseIP(name) != nil {
+		return name
+	}
+	d, err := publicsuffix.EffectiveTLDPlusOne(name)
+	if err != nil {
+		return name
+	}
+	return d
+}
+
+// splitHost returns the hostname of a normalized absolute URL and its host
+// key "hostname:port" with the scheme's default port made explicit. It is
+// on the per-link path, so it slices the string rather than parsing it.
+func splitHost(u string) (name, hostport string) {
+	scheme, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return "", ""
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	host, port := rest, ""
+	if i := strings.LastIndexByte(rest, ':'); i >= 0 && !strings.Contains(rest[i:], "]") {
+		host, port = rest[:i], rest[i+1:]
+	}
+	if port == "" {
+		port = defaultPort(scheme)
+	}
+	name = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	return name, host + ":" + port
+}
+
+func defaultPort(scheme string) string {
+	switch scheme {
+	case "https":
+		return "443"
+	case "ftp":
+		return "21"
+	}
+	return "80"
+}

@@ -1,0 +1,37 @@
+package crawl
+
+import "context"
+
+// Store is what the engine needs from storage, bound to one crawl. Its
+// frontier works by leases on rows, not by ownership in one process's
+// memory: Claim leases waiting URLs to a run (the owner), Apply finishes them
+// (done or error) and adds new ones, Release hands back what a run still
+// holds. Several crawler processes can therefore share one database.
+//
+// Implementations must make each Apply atomic: after a crash either the
+// whole batch is there or none of it.
+type Store interface {
+	// Apply commits one batch in one transaction. For each page whose
+	// ContentFP equals an earlier page's, the store records the earlier URL
+	// as its DuplicateOf.
+	Apply(ctx context.Context, owner string, b *Batch) error
+
+	// Claim leases up to n waiting, unleased URLs to owner, picked in the
+	// given order (bfs: smallest depth first; dfs: largest depth first;
+	// mixed: the store may use either) and returns them.
+	Claim(ctx context.Context, owner string, n int, order Strategy) ([]Item, error)
+
+	// Release returns every URL leased to owner and not finished to waiting.
+	Release(ctx context.Context, owner string) error
+
+	// Recover frees the leases of runs that are gone (after a crash), so
+	// what was processing then is waiting again.
+	Recover(ctx context.Context) error
+
+	// Fingerprints calls fn with the fingerprint of every URL the crawl
+	// knows, in any state, to rebuild the seen-set when a crawl resumes.
+	Fingerprints(ctx context.Context, fn func(fp uint64)) error
+
+	// Counts returns how many URLs are in each state as stored.
+	Counts(ctx context.Context) (Counts, error)
+}

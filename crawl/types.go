@@ -1,0 +1,152 @@
+package crawl
+
+import "time"
+
+// State is where a URL stands: the four queues of paper 004.
+type State int
+
+// URL states. Waiting URLs are known but not yet fetched; Processing ones are
+// in a worker's hands; Done ones have their page committed to the store;
+// Error ones failed for good (network failure, refused status, bad body).
+const (
+	Waiting State = iota
+	Processing
+	Done
+	Error
+)
+
+var stateNames = [...]string{"waiting", "processing", "done", "error"}
+
+func (s State) String() string {
+	if s >= 0 && int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return "unknown"
+}
+
+// LinkKind says how a page refers to a URL. Page kinds (a, area, frame,
+// iframe, redirect, ftp) are fetched and parsed; resource kinds are stored as
+// links and fetched only with Config.Resources.
+type LinkKind string
+
+// Reference kinds, named after the element (or mechanism) they come from.
+const (
+	LinkA          LinkKind = "a"
+	LinkArea       LinkKind = "area"
+	LinkFrame      LinkKind = "frame"
+	LinkIFrame     LinkKind = "iframe"
+	LinkImg        LinkKind = "img"
+	LinkScript     LinkKind = "script"
+	LinkLink       LinkKind = "link" // <link href>: stylesheets, icons, alternates
+	LinkEmbed      LinkKind = "embed"
+	LinkBackground LinkKind = "background" // <body background>
+	LinkApplet     LinkKind = "applet"     // <applet code>
+	LinkRedirect   LinkKind = "redirect"   // the target of an HTTP redirect
+	LinkFTP        LinkKind = "ftp"        // an entry of an FTP directory listing
+)
+
+// IsPage reports whether URLs reached this way are crawled as pages, as
+// opposed to resources that are only recorded (and probed with Resources).
+func (k LinkKind) IsPage() bool {
+	switch k {
+	case LinkA, LinkArea, LinkFrame, LinkIFrame, LinkRedirect, LinkFTP:
+		return true
+	}
+	return false
+}
+
+// Link is one reference found on a page, with its anchor or alt text
+// (paper 000's "extended metadata").
+type Link struct {
+	URL      string   `json:"url"`
+	Kind     LinkKind `json:"kind"`
+	Text     string   `json:"text,omitempty"`
+	NoFollow bool     `json:"nofollow,omitempty"` // rel="nofollow": recorded, not followed
+}
+
+// Hop is one step of a redirect chain: the URL asked for and the status
+// that sent the crawler on.
+type Hop struct {
+	URL    string `json:"url"`
+	Status int    `json:"status"`
+}
+
+// Page is the resource description of one fetched URL (paper 003 tables 1
+// and 2): what was known before the download and what it told.
+type Page struct {
+	// Before download (paper 003 table 1).
+	URL    string // normalized URL as queued
+	FP     uint64 // Rabin fingerprint of URL
+	Host   string // hostname:port
+	IP     string // address the connection went to, when known
+	Depth  int
+	Parent string // URL of the page that first linked here; empty for seeds
+
+	// After download (paper 003 table 2).
+	Status          int
+	FinalURL        string // after redirects; equals URL when there were none
+	ContentType     string // media type without parameters
+	Charset         string // charset the body was decoded from
+	ContentEncoding string // as sent: gzip, br, deflate or empty
+	ContentLength   int64  // from the header; -1 when absent
+	Length          int64  // bytes of body read, after decompression
+	LastModified    time.Time
+	Expires         time.Time
+	ETag            string
+
+	Title       string
+	Description string
+	Keywords    string
+	Author      string
+	Robots      string // content of <meta name="robots">
+	Text        string // body text, whitespace collapsed
+
+	ContentFP   uint64 // Rabin fingerprint of Text; 0 when there is no text
+	DuplicateOf string // URL of an earlier page with the same ContentFP, if any
+
+	FetchedAt time.Time
+	Duration  time.Duration
+	Redirects []Hop
+	Links     []Link
+	Resource  bool   // fetched as a resource: status, type and size only
+	Err       string // why the fetch failed, for people; empty on success
+}
+
+// Failed reports whether the page ends in the error state: the fetch failed
+// or the server answered with a 4xx or 5xx status.
+func (p *Page) Failed() bool { return p.Err != "" || p.Status >= 400 }
+
+// Item is a URL in the frontier, as the engine and the store exchange it.
+type Item struct {
+	URL      string
+	FP       uint64 // Rabin fingerprint of URL: the URL's key in the store
+	Depth    int
+	Parent   string // referring page, empty for seeds
+	Resource bool   // reached only as a resource (img, script, …)
+}
+
+// Batch is one atomic write to the store: URLs newly admitted to the
+// frontier and the pages fetched, failed ones included. The engine groups many results into
+// one batch (paper 000 uploads in 300 kB batches) so writes stay off the
+// fetch path.
+type Batch struct {
+	// New URLs join the frontier as waiting. A URL already known keeps its
+	// state, but a waiting one takes the smaller depth. Those with Held set
+	// are leased to the writing run already (they sit in its memory window).
+	New  []Item
+	Held []bool // parallel to New; nil means none are held
+
+	// Pages turn their URLs done, or error when Failed.
+	Pages []*Page
+}
+
+// Empty reports whether the batch has nothing to write.
+func (b *Batch) Empty() bool {
+	return len(b.New) == 0 && len(b.Pages) == 0
+}
+
+// Counts is how many URLs of a crawl are in each state. A store counts
+// leased URLs as waiting; only the running engine knows what is processing.
+type Counts struct {
+	Waiting, Processing, Done, Error int64
+}

@@ -1,0 +1,234 @@
+package crawl
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/trawler/trawler/crawl/fetch"
+	"github.com/trawler/trawler/crawl/parse"
+	"github.com/trawler/trawler/crawl/rabin"
+)
+
+// work is one worker of the thread pool: it takes a queue from the pool,
+// fetches a small batch of its URLs and hands the queue back.
+func (e *Engine) work(ctx context.Context) {
+	for e.waitIfPaused(ctx) {
+		lease, err := e.front.Next(ctx)
+		if err != nil {
+			return
+		}
+		e.inHand.Add(int64(len(lease.Entries)))
+		for i, ent := range lease.Entries {
+			if !e.waitIfPaused(ctx) || !e.reserve() {
+				// The rest stay leased in the store; Release hands them back.
+				rest := int64(len(lease.Entries) - i)
+				e.inHand.Add(-rest)
+				e.parked.Add(rest)
+				break
+			}
+			it := ent.Value
+			it.Depth = ent.Depth
+			e.processing.Add(1)
+			e.inHand.Add(-1)
+			if r, ok := e.visit(ctx, it); ok {
+				e.results <- r
+			} else {
+				e.processing.Add(-1)
+				e.reserved.Add(-1)
+				e.parked.Add(1)
+			}
+		}
+		e.front.Return(lease)
+	}
+}
+
+// result is what a worker hands the writer for one fetched URL.
+type result struct {
+	page  *Page
+	items []Item // new URLs the page led to
+	held  []bool // which of them the frontier holds
+	lower []Item // known URLs met again, maybe at a smaller depth
+}
+
+// visit fetches one URL and turns the answer into a page and the new URLs
+// it leads to. It reports false when the fetch was cut short because the
+// crawl is ending: that URL was not really visited.
+func (e *Engine) visit(ctx context.Context, it Item) (result, bool) {
+	_, hostport := splitHost(it.URL)
+	p := &Page{
+		URL: it.URL, FP: it.FP, Host: hostport, Depth: it.Depth, Parent: it.Parent,
+		Resource: it.Resource, FetchedAt: time.Now().UTC(), ContentLength: -1,
+	}
+	resp, err := e.fetcher.Fetch(ctx, it.URL, it.Resource)
+	p.Duration = time.Since(p.FetchedAt)
+	if err != nil {
+		if ctx.Err() != nil {
+			return result{}, false
+		}
+		p.Err = err.Error()
+	}
+	if resp != nil {
+		fillResponse(p, resp)
+		e.bytes.Add(resp.Length)
+		e.markRedirects(resp)
+	}
+	if p.FinalURL == "" {
+		p.FinalURL = it.URL
+	}
+	var refs []Link
+	follow := true
+	if resp != nil && p.Err == "" && !it.Resource {
+		refs, follow = e.describe(p, resp)
+	}
+	p.Links = refs
+	items, lower := e.discover(p, follow)
+	held := e.admit(items)
+	return result{page: p, items: items, held: held, lower: lower}, true
+}
+
+// markRedirects records the URLs a redirect chain passed through as seen,
+// so a link to the final page does not fetch it a second time.
+func (e *Engine) markRedirects(r *fetch.Response) {
+	if len(r.Redirects) == 0 {
+		return
+	}
+	mark := func(raw string) {
+		if u, err := e.norm.Normalize(raw); err == nil {
+			e.seen.Add(rabin.FingerprintString(u))
+		}
+	}
+	for _, h := range r.Redirects[1:] {
+		mark(h.URL)
+	}
+	mark(r.URL)
+}
+
+// fillResponse copies what the response told about the resource.
+func fillResponse(p *Page, r *fetch.Response) {
+	p.Status = r.Status
+	p.FinalURL = r.URL
+	p.IP = r.IP
+	p.ContentType = r.ContentType
+	p.Charset = r.Charset
+	p.ContentEncoding = r.ContentEncoding
+	p.ContentLength = r.ContentLength
+	p.Length = r.Length
+	p.LastModified = r.LastModified
+	p.Expires = r.Expires
+	p.ETag = r.ETag
+	for _, h := range r.Redirects {
+		p.Redirects = append(p.Redirects, Hop{URL: h.URL, Status: h.Status})
+	}
+}
+
+// describe parses an HTML body or an FTP listing into the page's metadata
+// and references. follow is false when the page forbids following its links.
+func (e *Engine) describe(p *Page, r *fetch.Response) (links []Link, follow bool) {
+	follow = true
+	noindex := false
+	for _, v := range r.Header.Values("X-Robots-Tag") {
+		nf, ni := robotsDirectives(v)
+		follow = follow && !nf
+		noindex = noindex || ni
+	}
+	for _, en := range r.Listing {
+		links = append(links, Link{URL: en.URL, Kind: LinkFTP, Text: en.Name})
+	}
+	if r.Body == nil || !isHTML(p.ContentType) {
+		if r.Body != nil && strings.HasPrefix(p.ContentType, "text/") && !noindex {
+			p.Text = parse.NormalizeText(string(r.Body))
+			p.ContentFP = contentFP(p.Text)
+		}
+		return links, follow
+	}
+	doc, err := parse.HTML(r.Body)
+	if err != nil {
+		p.Err = "parse HTML: " + err.Error()
+		return links, false
+	}
+	p.Title, p.Description, p.Keywords, p.Author, p.Robots = doc.Title, doc.Description, doc.Keywords, doc.Author, doc.Robots
+	follow = follow && !doc.NoFollow
+	if !noindex && !doc.NoIndex {
+		p.Text = doc.Text
+		p.ContentFP = contentFP(parse.NormalizeText(doc.Text))
+	}
+	base, err := url.Parse(p.FinalURL)
+	if err != nil {
+		return links, follow
+	}
+	if doc.Base != "" {
+		if b, err := e.norm.Resolve(base, doc.Base); err == nil {
+			if bu, err := url.Parse(b); err == nil {
+				base = bu
+			}
+		}
+	}
+	for _, ref := range doc.Refs {
+		abs, err := e.norm.Resolve(base, ref.Href)
+		if err != nil {
+			continue // javascript:, mailto:, too long, bad host: not crawlable
+		}
+		links = append(links, Link{URL: abs, Kind: LinkKind(ref.Kind), Text: ref.Text, NoFollow: ref.NoFollow})
+	}
+	return links, follow
+}
+
+func isHTML(ct string) bool { return ct == "text/html" || ct == "application/xhtml+xml" }
+
+// robotsDirectives reads an X-Robots-Tag or meta robots value.
+func robotsDirectives(v string) (nofollow, noindex bool) {
+	for _, d := range strings.Split(strings.ToLower(v), ",") {
+		d = strings.TrimSpace(d)
+		if i := strings.LastIndexByte(d, ':'); i >= 0 { // "googlebot: noindex"
+			d = strings.TrimSpace(d[i+1:])
+		}
+		switch d {
+		case "nofollow":
+			nofollow = true
+		case "noindex":
+			noindex = true
+		case "none":
+			nofollow, noindex = true, true
+		}
+	}
+	return nofollow, noindex
+}
+
+// contentFP fingerprints normalized body text; empty text has none.
+func contentFP(text string) uint64 {
+	if text == "" {
+		return 0
+	}
+	return rabin.FingerprintString(text)
+}
+
+// discover picks, from a page's links, the URLs that join the crawl: in
+// scope, within the depth limit, not seen before. A URL seen before but
+// still waiting takes the smaller depth: in the frontier at once, and in the
+// store through lower when the URL may be waiting there.
+func (e *Engine) discover(p *Page, follow bool) (items, lower []Item) {
+	next := p.Depth + 1
+	for _, l := range p.Links {
+		page := l.Kind.IsPage()
+		switch {
+		case page && (!follow || l.NoFollow || next > e.cfg.Depth):
+			continue
+		case !page && !e.cfg.Resources:
+			continue
+		}
+		if !e.scope.allows(l.URL) {
+			continue
+		}
+		fp := rabin.FingerprintString(l.URL)
+		if !e.seen.Add(fp) {
+			if page && !e.front.Lower(fp, next) && e.spillEver.Load() {
+				lower = append(lower, Item{URL: l.URL, FP: fp, Depth: next, Parent: p.URL})
+			}
+			continue
+		}
+		items = append(items, Item{URL: l.URL, FP: fp, Depth: next, Parent: p.URL, Resource: !page})
+	}
+	return items, lower
+}

@@ -1,0 +1,149 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Batching limits of the writer: a batch is committed once it holds this
+// much page data (paper 000 uploads in 300 kB batches), this many pages, or
+// has waited this long.
+const (
+	batchBytes = 300 << 10
+	batchPages = 500
+	batchWait  = 100 * time.Millisecond
+)
+
+// writer collects workers' results into batches and commits each batch in
+// one store transaction, off the fetch path. Only after a commit do the
+// URLs in it count as done or error.
+func (e *Engine) writer(ctx context.Context, finished chan<- struct{}) {
+	defer close(finished)
+	var (
+		b     Batch
+		size  int
+		timer = time.NewTimer(batchWait)
+	)
+	defer timer.Stop()
+	flush := func() error {
+		if b.Empty() || e.fatalErr() != nil {
+			b, size = Batch{}, 0
+			return nil
+		}
+		err := e.commit(ctx, &b)
+		b, size = Batch{}, 0
+		return err
+	}
+	for {
+		select {
+		case r, ok := <-e.results:
+			if !ok {
+				if err := flush(); err != nil {
+					e.fail(err)
+				}
+				return
+			}
+			size += add(&b, r)
+			if size >= batchBytes || len(b.Pages) >= batchPages {
+				if err := flush(); err != nil {
+					e.fail(err)
+				}
+			}
+		case <-timer.C:
+			if err := flush(); err != nil {
+				e.fail(err)
+			}
+			timer.Reset(batchWait)
+		case reply := <-e.flushReq:
+			// Take what workers already handed over before committing.
+			for drained := false; !drained; {
+				select {
+				case r, ok := <-e.results:
+					if !ok {
+						drained = true
+						break
+					}
+					add(&b, r)
+				default:
+					drained = true
+				}
+			}
+			err := flush()
+			if err != nil {
+				e.fail(err)
+			}
+			reply <- err
+		}
+	}
+}
+
+// add appends one result to the batch and returns its rough size in bytes.
+func add(b *Batch, r result) int {
+	b.Pages = append(b.Pages, r.page)
+	for i, it := range r.items {
+		b.New = append(b.New, it)
+		b.Held = append(b.Held, r.held[i])
+	}
+	for _, it := range r.lower {
+		b.New = append(b.New, it)
+		b.Held = append(b.Held, false)
+	}
+	size := len(r.page.Text) + len(r.page.URL) + 512
+	for _, l := range r.page.Links {
+		size += len(l.URL) + len(l.Text) + 16
+	}
+	return size
+}
+
+// commit writes one batch and then moves its URLs to done or error.
+func (e *Engine) commit(ctx context.Context, b *Batch) error {
+	if err := e.store.Apply(ctx, e.owner, b); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	for _, p := range b.Pages {
+		for len(e.byDepth) <= p.Depth {
+			e.byDepth = append(e.byDepth, 0)
+		}
+		e.byDepth[p.Depth]++
+		e.byStatus[statusClass(p.Status)]++
+	}
+	e.mu.Unlock()
+	var ok, failed int64
+	for _, p := range b.Pages {
+		e.log.add(pageEvent(p))
+		if p.Failed() {
+			failed++
+		} else {
+			ok++
+		}
+	}
+	e.done.Add(ok)
+	e.errs.Add(failed)
+	e.processing.Add(-(ok + failed))
+	e.meter.add(time.Now(), e.done.Load()+e.errs.Load())
+	return nil
+}
+
+func statusClass(status int) int {
+	if status < 100 || status > 599 {
+		return 0
+	}
+	return status / 100
+}
+
+// flush asks the writer to commit everything handed to it so far, so the
+// store's view is current (before claiming spilled URLs back).
+func (e *Engine) flush() error {
+	reply := make(chan error, 1)
+	select {
+	case e.flushReq <- reply:
+		return <-reply
+	case <-e.stopping:
+		return errStopping
+	}
+}
+
+// errStopping tells the distributor the crawl ended while it waited.
+var errStopping = errors.New("crawl stopping")

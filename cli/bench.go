@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/testsite"
+	"github.com/trawler/trawler/db"
+)
+
+func init() {
+	register("bench", "crawl a local synthetic site and print a speed table (paper 004, Table 3)", runBench)
+}
+
+// benchRow is one line of the bench table.
+type benchRow struct {
+	threads        int
+	seconds        float64
+	visited, pages int64
+	allocsPerPage  float64
+	peakRSS        int64 // bytes, 0 when unknown
+}
+
+func runBench(args []string, s IO) int {
+	fs := newFlagSet("bench", s, `Usage: trawler bench [flags]
+
+Serves a synthetic site with a deterministic link graph on 127.0.0.1 and
+crawls it once per thread count into a temporary database, printing seconds,
+URLs visited (fetched), pages downloaded (2xx), pages/s, allocations per page
+and the peak resident memory of the process.`)
+	pages := fs.Int("pages", 5000, "pages in the synthetic site")
+	degree := fs.Int("out-degree", 10, "links per page")
+	latency := fs.Duration("latency", 20*time.Millisecond, "delay before every response")
+	depth := fs.Int("depth", 3, "crawl depth")
+	threads := fs.String("threads", "1,10,50", "comma-separated thread counts, one run each")
+	memURLs := fs.Int("memory-urls", 0, "waiting URLs kept in memory (0 = default)")
+	keep := fs.String("db", "", "keep the databases under this directory instead of a temporary one")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	counts, err := parseInts(*threads)
+	if err != nil || *pages < 1 || *degree < 0 || *depth < 0 || *latency < 0 {
+		return fail(s, "bench", usagef("bad flags: pages ≥ 1, out-degree ≥ 0, depth ≥ 0, threads like 1,10,50"))
+	}
+	dir := *keep
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "trawler-bench-")
+		if err != nil {
+			return fail(s, "bench", &storageError{err})
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	fmt.Fprintf(s.Out, "synthetic site: %d pages, %d links each, %s latency; depth %d\n", *pages, *degree, *latency, *depth)
+	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "threads\tseconds\tURLs visited\tpages downloaded\tpages/s\tallocs/page\tpeak RSS\t")
+	for _, n := range counts {
+		site := &testsite.Site{Pages: *pages, OutDegree: *degree, Latency: *latency}
+		row, err := benchOnce(site, n, *depth, *memURLs, filepath.Join(dir, fmt.Sprintf("bench-%d.db", n)))
+		if err != nil {
+			tw.Flush()
+			return fail(s, "bench", err)
+		}
+		fmt.Fprintf(tw, "%d\t%.2f\t%d\t%d\t%.0f\t%.0f\t%s\t\n", row.threads, row.seconds, row.visited, row.pages,
+			float64(row.pages)/row.seconds, row.allocsPerPage, rssText(row.peakRSS))
+		tw.Flush()
+	}
+	return ExitOK
+}
+
+func benchOnce(site *testsite.Site, threads, depth, memURLs int, path string) (benchRow, error) {
+	srv := httptest.NewUnstartedServer(site)
+	srv.Config.SetKeepAlivesEnabled(true)
+	srv.Config.MaxHeaderBytes = http.DefaultMaxHeaderBytes
+	srv.Start()
+	defer srv.Close()
+	d, err := db.Open(path)
+	if err != nil {
+		return benchRow{}, &storageError{err}
+	}
+	defer d.Close()
+	c := crawl.DefaultConfig()
+	c.Seeds, c.Threads, c.Depth, c.MemoryURLs = []string{srv.URL + "/"}, threads, depth, memURLs
+	c.ExpectedURLs = max(site.Pages, 1000)
+	id, err := d.CreateCrawl(context.Background(), "bench", c)
+	if err != nil {
+		return benchRow{}, &storageError{err}
+	}
+	e, err := crawl.New(c, d.Crawl(id))
+	if err != nil {
+		return benchRow{}, err
+	}
+	resetPeakRSS()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	if err := e.Run(context.Background()); err != nil {
+		return benchRow{}, err
+	}
+	secs := time.Since(start).Seconds()
+	runtime.ReadMemStats(&after)
+	p := e.Progress()
+	row := benchRow{threads: threads, seconds: secs, visited: p.Fetched(), pages: p.ByStatus[2], peakRSS: peakRSS()}
+	if p.Fetched() > 0 {
+		row.allocsPerPage = float64(after.Mallocs-before.Mallocs) / float64(p.Fetched())
+	}
+	return row, nil
+}
+
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > crawl.MaxThreads {
+			return nil, fmt.Errorf("bad thread count %q", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// resetPeakRSS restarts the kernel's high-water mark of resident memory
+// (Linux only; elsewhere a no-op), so each run reports its own peak.
+func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// peakRSS reads the process's peak resident memory (Linux VmHWM), or 0.
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func rssText(n int64) string {
+	if n == 0 {
+		return "n/a"
+	}
+	return humanBytes(n)
+}

@@ -1,0 +1,216 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/trawler/trawler/db"
+)
+
+func init() {
+	register("export", "write a crawl's pages as CSV", runExport)
+	register("search", "full-text search over the pages of a crawl", runSearch)
+	register("stats", "list the crawls in a database with their counts", runStats)
+}
+
+// crawlFlag reads --crawl; 0 means "the most recent crawl".
+func pickCrawl(d *db.DB, id int64) (int64, error) {
+	if id < 0 {
+		return 0, usagef("--crawl must be a positive crawl ID")
+	}
+	if id > 0 {
+		if _, err := d.CrawlInfo(context.Background(), id); err != nil {
+			return 0, usagef("no crawl %d in %s", id, d.Path())
+		}
+		return id, nil
+	}
+	list, err := d.Crawls(context.Background())
+	if err != nil {
+		return 0, &storageError{err}
+	}
+	if len(list) == 0 {
+		return 0, usagef("%s holds no crawl yet; start one with `trawler crawl URL`", d.Path())
+	}
+	latest := list[0]
+	for _, c := range list {
+		if c.ID > latest.ID {
+			latest = c
+		}
+	}
+	return latest.ID, nil
+}
+
+func runExport(args []string, s IO) int {
+	fs := newFlagSet("export", s, `Usage: trawler export [--db F] [--crawl ID] [--query Q] [--format csv] [--out F|-]
+
+Writes the pages of a crawl (the most recent one by default) as CSV: RFC 4180,
+UTF-8, a header row starting url,status,depth,title,content_type,length,
+fetched_at,content_fp. Cells that a spreadsheet would run as a formula get a
+leading apostrophe. --query keeps the pages matching a full-text query.`)
+	dbPath := dbFlag(fs)
+	id := fs.Int64("crawl", 0, "crawl ID (default: the most recent)")
+	query := fs.String("query", "", "full-text query (FTS5 syntax) the pages must match")
+	format := fs.String("format", "csv", "output format: csv")
+	out := fs.String("out", "-", "output file, - for standard output")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	if *format != "csv" {
+		return fail(s, "export", usagef("format %q not supported (csv)", *format))
+	}
+	if fs.NArg() > 0 {
+		return fail(s, "export", usagef("unexpected argument %q", fs.Arg(0)))
+	}
+	d, err := openDB(*dbPath)
+	if err != nil {
+		return fail(s, "export", err)
+	}
+	defer d.Close()
+	crawlID, err := pickCrawl(d, *id)
+	if err != nil {
+		return fail(s, "export", err)
+	}
+	w := s.Out
+	var f *os.File
+	if *out != "-" {
+		if f, err = os.Create(*out); err != nil {
+			return fail(s, "export", usagef("cannot write %s: %v", *out, err))
+		}
+		w = f
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	n, err := d.ExportCSV(context.Background(), bw, db.PageQuery{Crawl: crawlID, Search: *query}, nil)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if f != nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fail(s, "export", queryOrStorage(err, *query))
+	}
+	if *out != "-" {
+		fmt.Fprintf(s.Err, "wrote %d rows to %s\n", n, *out)
+	}
+	return ExitOK
+}
+
+// queryOrStorage classes an error of a read with a user query: a bad query
+// is the user's input, anything else a storage problem.
+func queryOrStorage(err error, query string) error {
+	if query != "" && errors.Is(err, db.ErrBadQuery) {
+		return usagef("%v", err)
+	}
+	return &storageError{err}
+}
+
+func runSearch(args []string, s IO) int {
+	fs := newFlagSet("search", s, `Usage: trawler search [--db F] [--crawl ID] [--limit N] [--json] QUERY
+
+Finds pages whose title, text or URL match QUERY (FTS5 syntax: words, "a
+phrase", prefix*, AND/OR/NOT) and prints them best match first, with a snippet.`)
+	dbPath := dbFlag(fs)
+	id := fs.Int64("crawl", 0, "crawl ID (default: the most recent)")
+	limit := fs.Int("limit", 20, "most results")
+	asJSON := fs.Bool("json", false, "print JSON for scripts")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	query := strings.Join(fs.Args(), " ")
+	if strings.TrimSpace(query) == "" {
+		return fail(s, "search", usagef("give a QUERY"))
+	}
+	if *limit < 1 {
+		return fail(s, "search", usagef("--limit must be at least 1"))
+	}
+	d, err := openDB(*dbPath)
+	if err != nil {
+		return fail(s, "search", err)
+	}
+	defer d.Close()
+	crawlID, err := pickCrawl(d, *id)
+	if err != nil {
+		return fail(s, "search", err)
+	}
+	rows, err := d.Search(context.Background(), crawlID, query, *limit)
+	if err != nil {
+		return fail(s, "search", queryOrStorage(err, query))
+	}
+	if *asJSON {
+		return writeJSON(s, rows)
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(s.Out, "no page matches")
+		return ExitOK
+	}
+	for _, r := range rows {
+		fmt.Fprintf(s.Out, "%s  %d  %s\n    %s\n", r.URL, r.Status, r.Title, oneLine(r.Snippet))
+	}
+	return ExitOK
+}
+
+func runStats(args []string, s IO) int {
+	fs := newFlagSet("stats", s, `Usage: trawler stats [--db F] [--crawl ID] [--json]
+
+Lists the crawls in the database with their IDs, states and counts.`)
+	dbPath := dbFlag(fs)
+	id := fs.Int64("crawl", 0, "only this crawl")
+	asJSON := fs.Bool("json", false, "print JSON for scripts")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	d, err := openDB(*dbPath)
+	if err != nil {
+		return fail(s, "stats", err)
+	}
+	defer d.Close()
+	var list []db.CrawlInfo
+	if *id != 0 {
+		info, err := d.CrawlInfo(context.Background(), *id)
+		if err != nil {
+			return fail(s, "stats", usagef("no crawl %d in %s", *id, d.Path()))
+		}
+		list = []db.CrawlInfo{info}
+	} else if list, err = d.Crawls(context.Background()); err != nil {
+		return fail(s, "stats", &storageError{err})
+	}
+	if *asJSON {
+		return writeJSON(s, list)
+	}
+	if len(list) == 0 {
+		fmt.Fprintf(s.Out, "%s holds no crawl yet; start one with `trawler crawl URL`\n", d.Path())
+		return ExitOK
+	}
+	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tSTATE\tCREATED\tDONE\tERRORS\tWAITING\tBYTES\tSEEDS")
+	for _, c := range list {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\n", c.ID, c.Name, c.State,
+			c.CreatedAt.Local().Format(time.DateTime), c.URLs.Done, c.URLs.Error, c.URLs.Waiting,
+			humanBytes(c.Bytes), strings.Join(c.Seeds, " "))
+	}
+	tw.Flush()
+	return ExitOK
+}
+
+func writeJSON(s IO, v any) int {
+	enc := json.NewEncoder(s.Out)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fail(s, "json", err)
+	}
+	return ExitOK
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+

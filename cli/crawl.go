@@ -235,4 +235,3 @@ func openDB(path string) (*db.DB, error) {
 	}
 	return d, nil
 }
-

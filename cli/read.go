@@ -213,4 +213,3 @@ func writeJSON(s IO, v any) int {
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
-

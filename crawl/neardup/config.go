@@ -1,0 +1,126 @@
+package neardup
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+)
+
+// Defaults used for the zero fields of a Config.
+const (
+	DefaultShingle   = 5
+	DefaultHashes    = 256
+	DefaultBands     = DefaultHashes / DefaultRows
+	DefaultRows      = 9
+	DefaultThreshold = 0.9
+)
+
+// MaxShingle is the longest shingle, in words, a Config may ask for.
+const MaxShingle = 64
+
+// Config sets how pages are sketched and matched. Its zero value means the
+// defaults; Validate says whether a Config is usable. Sketches are only
+// comparable when made under the same Shingle, Hashes and Seed: change
+// one of those and every stored sketch must be made again.
+type Config struct {
+	// Shingle is the number of consecutive words in a shingle (default 5).
+	// Shorter shingles see more pages as similar, longer ones fewer.
+	Shingle int
+	// Hashes is the number of minima k in a sketch, a power of two from 16
+	// to 4096 (default 256). The estimate's standard deviation is about
+	// sqrt(J(1-J)/k); a sketch takes 2k bytes.
+	Hashes int
+	// Bands is the number of LSH bands b (default Hashes/9, 28 at the
+	// default Hashes); each band is r = Hashes/Bands minima (9 by
+	// default), and pages that agree on every minimum of some band are
+	// compared. See DetectionProbability.
+	Bands int
+	// Threshold is the least Similarity (default 0.9) at which two pages
+	// count as near-duplicates, in (0, 1].
+	Threshold float64
+	// Seed picks the hash functions; pages sketched under different seeds
+	// never match.
+	Seed uint64
+}
+
+// DefaultConfig returns the Config the crawler uses unless told otherwise.
+func DefaultConfig() Config {
+	return Config{Shingle: DefaultShingle, Hashes: DefaultHashes, Bands: DefaultBands, Threshold: DefaultThreshold}
+}
+
+// withDefaults fills the zero fields.
+func (c Config) withDefaults() Config {
+	if c.Shingle == 0 {
+		c.Shingle = DefaultShingle
+	}
+	if c.Hashes == 0 {
+		c.Hashes = DefaultHashes
+	}
+	if c.Bands == 0 {
+		c.Bands = max(c.Hashes/DefaultRows, 1)
+	}
+	if c.Threshold == 0 {
+		c.Threshold = DefaultThreshold
+	}
+	return c
+}
+
+// Validate reports why c (with its zero fields taken as the defaults)
+// cannot be used, or nil.
+func (c Config) Validate() error {
+	d := c.withDefaults()
+	var errs []error
+	if d.Shingle < 1 || d.Shingle > MaxShingle {
+		errs = append(errs, fmt.Errorf("shingle size %d is not in 1..%d words", c.Shingle, MaxShingle))
+	}
+	if d.Hashes < 16 || d.Hashes > 4096 || bits.OnesCount(uint(d.Hashes)) != 1 {
+		errs = append(errs, fmt.Errorf("hashes %d is not a power of two in 16..4096", c.Hashes))
+	}
+	if d.Bands < 1 || d.Bands > d.Hashes {
+		errs = append(errs, fmt.Errorf("bands %d is not in 1..hashes (%d)", c.Bands, d.Hashes))
+	}
+	if !(d.Threshold > 0 && d.Threshold <= 1) {
+		errs = append(errs, fmt.Errorf("threshold %v is not in (0, 1]", c.Threshold))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("near-duplicate config: %w", err)
+	}
+	return nil
+}
+
+// mustValid returns c with defaults filled, panicking if it is invalid.
+func (c Config) mustValid() Config {
+	if err := c.Validate(); err != nil {
+		panic(err)
+	}
+	return c.withDefaults()
+}
+
+// Rows returns r, the number of minima in one LSH band.
+func (c Config) Rows() int {
+	c = c.withDefaults()
+	if c.Bands < 1 {
+		return 0
+	}
+	return c.Hashes / c.Bands
+}
+
+// DetectionProbability returns the chance that two pages whose true
+// Similarity is s share at least one LSH band, and so are compared at all:
+// 1-(1-J^r)^b, where J = s/(2-s) is their Jaccard index. This is the
+// banding "S-curve": near 1 above the threshold and small well below it.
+func (c Config) DetectionProbability(s float64) float64 {
+	c = c.withDefaults()
+	if s <= 0 {
+		return 0
+	}
+	j := jaccardOf(min(s, 1))
+	return -math.Expm1(float64(c.Bands) * math.Log1p(-math.Pow(j, float64(c.Rows()))))
+}
+
+// jaccardOf converts a Similarity (Dice coefficient) to a Jaccard index.
+func jaccardOf(s float64) float64 { return s / (2 - s) }
+
+// diceOf converts a Jaccard index to a Similarity (Dice coefficient).
+func diceOf(j float64) float64 { return 2 * j / (1 + j) }

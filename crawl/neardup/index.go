@@ -1,0 +1,206 @@
+package neardup
+
+import (
+	"math/bits"
+	"sync"
+)
+
+// MaxChain is the most pages, latest first, that Add compares among those
+// sharing one band with the new page. It bounds the work per page when
+// thousands of pages share a band (a site whose pages are mostly one
+// template); a page whose only match is older than that many others in
+// every band it shares is missed.
+const MaxChain = 32
+
+// chunkPages is the number of pages whose sketches share one allocation,
+// so that a growing index never copies its whole store.
+const chunkPages = 1024
+
+// Match is a page's best match among the pages added before it.
+type Match struct {
+	ID         uint64  // the matching page's id
+	Similarity float64 // their estimated Similarity, at least the Threshold
+	// Group is the near-duplicate group the new page joins: the group of
+	// its match, or the page's own id when it has none.
+	Group uint64
+}
+
+// Index finds, for each page added, the most similar page added before it
+// by locality-sensitive hashing over sketch bands. It is safe for
+// concurrent use. Add is deterministic: adding the same sketches in the
+// same order (as when a resumed crawl rebuilds the index from stored
+// sketches) gives the same matches and groups.
+type Index struct {
+	cfg   Config
+	rows  int
+	minEq int // the fewest equal minima whose Similarity reaches the threshold
+
+	mu     sync.Mutex
+	added  int
+	ids    []uint64
+	groups []uint64
+	seen   []uint32 // per page: the epoch of the last Add that compared it
+	epoch  uint32
+	mins   [][]uint64          // chunks of chunkPages packed sketches
+	next   [][]uint32          // per chunk, page × band: the previous page with the band's key, +1; 0 ends
+	heads  []map[uint32]uint32 // per band: key → the latest page with it
+}
+
+// NewIndex returns an empty index matching pages at c.Threshold. It panics
+// if c is invalid (see Config.Validate).
+func NewIndex(c Config) *Index {
+	c = c.mustValid()
+	x := &Index{cfg: c, rows: c.Rows(), heads: make([]map[uint32]uint32, c.Bands)}
+	for i := range x.heads {
+		x.heads[i] = make(map[uint32]uint32)
+	}
+	x.minEq = c.Hashes
+	for x.minEq > 0 && diceOf(float64(x.minEq-1)/float64(c.Hashes)) >= c.Threshold {
+		x.minEq--
+	}
+	return x
+}
+
+// Len returns the number of pages added with a usable sketch.
+func (x *Index) Len() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.added
+}
+
+// Add records the page id with sketch s and returns its best match: the
+// page added before it with the highest estimated Similarity, at least the
+// Threshold (ties go to the earlier page), and the group it joins. Groups
+// are fixed when a page is added and never change: a page joins its best
+// match's group, or founds a group named by its own id. So a group is a
+// chain of matches and two pages in one group may be less similar than
+// the threshold; a page similar to pages of two groups joins the group of
+// the closer one, and the groups stay apart.
+//
+// ok is false, and match is {Group: id}, when there is no match. A nil
+// sketch, or one of another size than the Config makes, is not recorded
+// and never matches. A sketch equal to an earlier page's is matched to it
+// with Similarity 1 and not stored again (pages that would match it match
+// the earlier one equally well).
+func (x *Index) Add(id uint64, s Sketch) (match Match, ok bool) {
+	own := Match{Group: id}
+	if len(s) != x.cfg.Hashes {
+		return own, false
+	}
+	keys, packed := x.keys(s), pack(s)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.added++
+	best, eq := x.best(packed, keys)
+	if best < 0 {
+		x.insert(id, id, packed, keys)
+		return own, false
+	}
+	match = Match{ID: x.ids[best], Similarity: diceOf(float64(eq) / float64(len(s))), Group: x.groups[best]}
+	if eq < len(s) {
+		x.insert(id, match.Group, packed, keys)
+	}
+	return match, true
+}
+
+// keys returns the hash of each band of s.
+func (x *Index) keys(s Sketch) []uint32 {
+	r := x.rows
+	keys := make([]uint32, x.cfg.Bands)
+	for b := range keys {
+		h := uint64(b+1) * golden
+		for i, v := range s[b*r : b*r+r] {
+			h ^= uint64(v) << (16 * (i & 3))
+			if i&3 == 3 {
+				h = mix(h)
+			}
+		}
+		keys[b] = uint32(mix(h))
+	}
+	return keys
+}
+
+// best returns the stored page most similar to s (packed) at or above the
+// threshold, and its number of equal minima; -1 if there is none.
+func (x *Index) best(s []uint64, keys []uint32) (int, int) {
+	if x.epoch++; x.epoch == 0 { // wrapped: forget the old marks
+		clear(x.seen)
+		x.epoch = 1
+	}
+	best, bestEq := -1, x.minEq-1
+	for b, key := range keys {
+		p, ok := x.heads[b][key]
+		for n := 0; ok && n < MaxChain; n++ {
+			if x.seen[p] != x.epoch {
+				x.seen[p] = x.epoch
+				eq := equalAtLeast(s, x.sketch(p), bestEq)
+				if eq > bestEq || (eq == bestEq && best >= 0 && int(p) < best) {
+					best, bestEq = int(p), eq
+					if eq == 4*len(s) { // the only stored copy: copies are not stored
+						return best, bestEq
+					}
+				}
+			}
+			prev := x.next[p/chunkPages][int(p%chunkPages)*len(keys)+b]
+			p, ok = prev-1, prev != 0
+		}
+	}
+	return best, bestEq
+}
+
+// equalAtLeast counts the bins where the packed sketches a and b agree,
+// giving up (and returning -1) once too many disagree to reach want.
+func equalAtLeast(a, b []uint64, want int) int {
+	misses := 4*len(a) - want
+	b = b[:len(a)]
+	for i, v := range a {
+		if d := v ^ b[i]; d != 0 {
+			// Set the top bit of each 16-bit lane of d that is not zero.
+			d = ((d & 0x7fff7fff7fff7fff) + 0x7fff7fff7fff7fff | d) & 0x8000800080008000
+			if misses -= bits.OnesCount64(d); misses < 0 {
+				return -1
+			}
+		}
+	}
+	return want + misses
+}
+
+// pack puts four minima in each word, so that sketches compare a word at
+// a time.
+func pack(s Sketch) []uint64 {
+	p := make([]uint64, len(s)/4)
+	for i := range p {
+		p[i] = uint64(s[4*i]) | uint64(s[4*i+1])<<16 | uint64(s[4*i+2])<<32 | uint64(s[4*i+3])<<48
+	}
+	return p
+}
+
+// sketch returns the stored, packed sketch of page p.
+func (x *Index) sketch(p uint32) []uint64 {
+	w := x.cfg.Hashes / 4
+	o := int(p%chunkPages) * w
+	return x.mins[p/chunkPages][o : o+w]
+}
+
+// insert stores a page and links it into each band's chain.
+func (x *Index) insert(id, group uint64, s []uint64, keys []uint32) {
+	p := uint32(len(x.ids))
+	x.ids = append(x.ids, id)
+	x.groups = append(x.groups, group)
+	x.seen = append(x.seen, 0)
+	if int(p%chunkPages) == 0 {
+		x.mins = append(x.mins, make([]uint64, 0, chunkPages*len(s)))
+		x.next = append(x.next, make([]uint32, 0, chunkPages*len(keys)))
+	}
+	c := len(x.mins) - 1
+	x.mins[c] = append(x.mins[c], s...)
+	for b, key := range keys {
+		prev, ok := x.heads[b][key]
+		link := uint32(0)
+		if ok {
+			link = prev + 1
+		}
+		x.next[c] = append(x.next[c], link)
+		x.heads[b][key] = p
+	}
+}

@@ -1,0 +1,93 @@
+package neardup
+
+import (
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func TestMarshalRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	tests := []struct {
+		name string
+		s    Sketch
+	}{
+		{"nil", nil},
+		{"default", DefaultConfig().Sketch(join(paragraphs(rng, 3, 30)))},
+		{"k=16", Config{Hashes: 16}.Sketch("a short page")},
+		{"random", randomSketch(rng, 4096)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := tt.s.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := len(b), 2*len(tt.s)+min(len(tt.s), 1); got != want {
+				t.Errorf("%d bytes, want %d", got, want)
+			}
+			got := Sketch{1} // overwritten
+			if err := got.UnmarshalBinary(b); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, tt.s) || (got == nil) != (tt.s == nil) {
+				t.Errorf("round trip gives %v, want %v", got, tt.s)
+			}
+		})
+	}
+}
+
+func TestUnmarshalErrors(t *testing.T) {
+	for _, b := range [][]byte{{2, 0, 0}, {1, 0}, {1, 0, 0, 0}, {0}} {
+		var s Sketch
+		if err := s.UnmarshalBinary(b); err == nil {
+			t.Errorf("UnmarshalBinary(%v) = %v, want an error", b, s)
+		}
+	}
+}
+
+// TestGolden pins the sketches of fixed texts: stored sketches of a
+// resumed crawl are compared with new ones, so any change to shingling,
+// hashing or densification must be deliberate (go test -update).
+func TestGolden(t *testing.T) {
+	text := join(paragraphs(rand.New(rand.NewPCG(42, 42)), 4, 25))
+	cases := []struct {
+		name string
+		c    Config
+		text string
+	}{
+		{"default", DefaultConfig(), text},
+		{"short", DefaultConfig(), "Page not found"},
+		{"seeded", Config{Hashes: 64, Shingle: 3, Seed: 7}, text},
+		{"sparse", Config{Hashes: 64}, "one two three four five six seven eight"},
+	}
+	var b strings.Builder
+	for _, tc := range cases {
+		m, err := tc.c.Sketch(tc.text).MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s %s\n", tc.name, hex.EncodeToString(m))
+	}
+	path := filepath.Join("testdata", "sketch.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (go test -update writes it): %v", err)
+	}
+	if got := b.String(); got != string(want) {
+		t.Errorf("sketches changed; if on purpose, run go test -update and say so, as stored sketches no longer compare:\ngot:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/trawler/trawler/crawl"
@@ -62,18 +61,17 @@ and the peak resident memory of the process.`)
 		dir = tmp
 	}
 	fmt.Fprintf(s.Out, "synthetic site: %d pages, %d links each, %s latency; depth %d\n", *pages, *degree, *latency, *depth)
-	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "threads\tseconds\tURLs visited\tpages downloaded\tpages/s\tallocs/page\tpeak RSS\t")
+	const row = "%7s %9s %13s %17s %9s %12s %9s\n"
+	fmt.Fprintf(s.Out, row, "threads", "seconds", "URLs visited", "pages downloaded", "pages/s", "allocs/page", "peak RSS")
 	for _, n := range counts {
 		site := &testsite.Site{Pages: *pages, OutDegree: *degree, Latency: *latency}
-		row, err := benchOnce(site, n, *depth, *memURLs, filepath.Join(dir, fmt.Sprintf("bench-%d.db", n)))
+		r, err := benchOnce(site, n, *depth, *memURLs, filepath.Join(dir, fmt.Sprintf("bench-%d.db", n)))
 		if err != nil {
-			tw.Flush()
 			return fail(s, "bench", err)
 		}
-		fmt.Fprintf(tw, "%d\t%.2f\t%d\t%d\t%.0f\t%.0f\t%s\t\n", row.threads, row.seconds, row.visited, row.pages,
-			float64(row.pages)/row.seconds, row.allocsPerPage, rssText(row.peakRSS))
-		tw.Flush()
+		fmt.Fprintf(s.Out, row, strconv.Itoa(r.threads), fmt.Sprintf("%.2f", r.seconds), strconv.FormatInt(r.visited, 10),
+			strconv.FormatInt(r.pages, 10), fmt.Sprintf("%.0f", float64(r.pages)/r.seconds),
+			fmt.Sprintf("%.0f", r.allocsPerPage), rssText(r.peakRSS))
 	}
 	return ExitOK
 }

@@ -3,6 +3,7 @@ package crawl
 import (
 	"errors"
 	"fmt"
+	"mime"
 	"net/url"
 	"regexp"
 	"regexp/syntax"
@@ -78,6 +79,25 @@ type Config struct {
 	MaxURLLength int `json:"max_url_length"` // longer URLs are rejected; default 2048
 	ExpectedURLs int `json:"expected_urls"`  // sizes the seen-set's Bloom filter; default 1,000,000
 	MemoryURLs   int `json:"memory_urls"`    // waiting URLs held in memory, the rest stay in the store; default 100,000
+
+	// Politeness (paper 003's process parameters). Robots and StoreIP
+	// default to true, so a Config should start from DefaultConfig.
+	Robots        bool          `json:"robots"`          // honour robots.txt
+	Sitemaps      bool          `json:"sitemaps"`        // add the URLs of robots.txt's Sitemap lines as seeds
+	Delay         time.Duration `json:"delay"`           // minimum time between two requests to one host; 0 = none unless robots.txt sets Crawl-delay
+	MaxCrawlDelay time.Duration `json:"max_crawl_delay"` // cap on robots.txt's Crawl-delay; default 30s
+	RPS           float64       `json:"rps"`             // cap on requests per second over all hosts; 0 = none
+	MaxPerHost    int           `json:"max_per_host"`    // most URLs crawled on one host; 0 = no cap
+	StoreIP       bool          `json:"store_ip"`        // record the IP address each page came from
+
+	// Trap guard: budgets that stop endless URL spaces.
+	TrapBudget     int `json:"trap_budget"`      // most URLs per pattern where only digits differ (/cal/2026/11, /cal/2026/12 …); 0 = no budget
+	TrapRepeats    int `json:"trap_repeats"`     // most times one path segment may occur in a URL; default 3
+	MaxQueryParams int `json:"max_query_params"` // most query parameters in a URL; default 32
+
+	OnCompletion string `json:"on_completion"` // what the window does when a crawl ends: idle (default) or quit
+	LogLevel     int    `json:"log_level"`     // 0 errors only … 5 everything; default 2
+	Hook         string `json:"hook"`          // command run when a crawl ends, given the crawl ID and database path
 }
 
 // Defaults for the zero-valued fields of Config.
@@ -91,6 +111,17 @@ const (
 	DefaultMaxSize        = 10 << 20
 	DefaultExpectedURLs   = 1_000_000
 	DefaultMemoryURLs     = 100_000
+	DefaultMaxCrawlDelay  = 30 * time.Second
+	DefaultTrapRepeats    = 3
+	DefaultMaxQueryParams = 32
+	DefaultLogLevel       = 2
+	MaxLogLevel           = 5
+)
+
+// On-completion actions (paper 003's onCompletion).
+const (
+	OnCompletionIdle = "idle"
+	OnCompletionQuit = "quit"
 )
 
 // DefaultContentTypes are the media types whose bodies Trawler keeps and
@@ -105,6 +136,9 @@ func DefaultUserAgent() string { return "Trawler/" + Version }
 func DefaultConfig() Config {
 	var c Config
 	c.Depth = DefaultDepth
+	c.Robots = true
+	c.StoreIP = true
+	c.LogLevel = DefaultLogLevel
 	c.fillDefaults()
 	c.PerHost = 0
 	return c
@@ -158,6 +192,18 @@ func (c *Config) fillDefaults() {
 	if c.MemoryURLs == 0 {
 		c.MemoryURLs = DefaultMemoryURLs
 	}
+	if c.MaxCrawlDelay == 0 {
+		c.MaxCrawlDelay = DefaultMaxCrawlDelay
+	}
+	if c.TrapRepeats == 0 {
+		c.TrapRepeats = DefaultTrapRepeats
+	}
+	if c.MaxQueryParams == 0 {
+		c.MaxQueryParams = DefaultMaxQueryParams
+	}
+	if c.OnCompletion == "" {
+		c.OnCompletion = OnCompletionIdle
+	}
 }
 
 // SettingError names the setting that is wrong and why, for one clear line
@@ -207,6 +253,29 @@ func (c *Config) Validate() error {
 		return bad("max-url-length", "must be at least 16, got %d", c.MaxURLLength)
 	case c.MemoryURLs < 100:
 		return bad("memory-urls", "must be at least 100, got %d", c.MemoryURLs)
+	case c.Delay < 0:
+		return bad("delay", "must not be negative")
+	case c.MaxCrawlDelay < 0:
+		return bad("max-crawl-delay", "must not be negative")
+	case c.RPS < 0:
+		return bad("rps", "must be 0 (no cap) or more, got %g", c.RPS)
+	case c.MaxPerHost < 0:
+		return bad("max-per-host", "must be 0 (no cap) or more, got %d", c.MaxPerHost)
+	case c.TrapBudget < 0:
+		return bad("trap-budget", "must be 0 (no budget) or more, got %d", c.TrapBudget)
+	case c.TrapRepeats < 1:
+		return bad("trap-repeats", "must be at least 1, got %d", c.TrapRepeats)
+	case c.MaxQueryParams < 1:
+		return bad("max-query-params", "must be at least 1, got %d", c.MaxQueryParams)
+	case c.LogLevel < 0 || c.LogLevel > MaxLogLevel:
+		return bad("log-level", "must be between 0 and %d, got %d", MaxLogLevel, c.LogLevel)
+	case c.OnCompletion != OnCompletionIdle && c.OnCompletion != OnCompletionQuit:
+		return bad("on-completion", "must be idle or quit, got %q", c.OnCompletion)
+	}
+	for _, t := range c.ContentTypes {
+		if mt, _, err := mime.ParseMediaType(t); err != nil || !strings.Contains(mt, "/") {
+			return bad("content-types", "%q is not a media type like text/html", t)
+		}
 	}
 	switch c.Strategy {
 	case BFS, DFS, Mixed:

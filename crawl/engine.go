@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"sync"
@@ -37,6 +38,7 @@ type Engine struct {
 	flushReq chan chan error
 	meter    meter
 	log      eventLog
+	logger   *slog.Logger
 
 	// The four queues' counts. Waiting is the frontier, plus spilled URLs
 	// (waiting in the store only), plus those in a worker's hand, plus parked
@@ -66,7 +68,7 @@ type Engine struct {
 
 // New checks cfg (filling in defaults) and prepares an engine that writes to
 // store. Nothing is fetched before Run.
-func New(cfg Config, store Store) (*Engine, error) {
+func New(cfg Config, store Store, opts ...Option) (*Engine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -85,6 +87,12 @@ func New(cfg Config, store Store) (*Engine, error) {
 		flushReq: make(chan chan error),
 		state:    StateIdle,
 		stopping: make(chan struct{}),
+	}
+	for _, o := range opts {
+		o(e)
+	}
+	if e.logger == nil {
+		e.logger = slog.New(discard{})
 	}
 	e.front = frontier.New[Item](frontier.Config{
 		Order:   frontier.Order(cfg.Strategy),

@@ -133,7 +133,7 @@ func noCrawl(id int64) error { return fmt.Errorf("crawl %d: %w", id, ErrNotFound
 // Settings returns the configuration a crawl was created with. Passwords
 // are not stored, so HostAuth entries come back without them.
 func (d *DB) Settings(ctx context.Context, id int64) (crawl.Config, error) {
-	var cfg crawl.Config
+	cfg := crawl.DefaultConfig() // settings stored before a field existed keep its default
 	var settings string
 	err := d.r.QueryRowContext(ctx, `SELECT settings FROM crawls WHERE id = ?`, id).Scan(&settings)
 	if err == sql.ErrNoRows {

@@ -86,6 +86,7 @@ type Config struct {
 	Sitemaps      bool          `json:"sitemaps"`        // add the URLs of robots.txt's Sitemap lines as seeds
 	Delay         time.Duration `json:"delay"`           // minimum time between two requests to one host; 0 = none unless robots.txt sets Crawl-delay
 	MaxCrawlDelay time.Duration `json:"max_crawl_delay"` // cap on robots.txt's Crawl-delay; default 30s
+	RobotsRetry   time.Duration `json:"robots_retry"`    // first wait of a host whose robots.txt failed (5xx, timeout), doubling per failure; default 1m
 	RPS           float64       `json:"rps"`             // cap on requests per second over all hosts; 0 = none
 	MaxPerHost    int           `json:"max_per_host"`    // most URLs crawled on one host; 0 = no cap
 	StoreIP       bool          `json:"store_ip"`        // record the IP address each page came from
@@ -112,6 +113,7 @@ const (
 	DefaultExpectedURLs   = 1_000_000
 	DefaultMemoryURLs     = 100_000
 	DefaultMaxCrawlDelay  = 30 * time.Second
+	DefaultRobotsRetry    = time.Minute
 	DefaultTrapRepeats    = 3
 	DefaultMaxQueryParams = 32
 	DefaultLogLevel       = 2
@@ -195,6 +197,9 @@ func (c *Config) fillDefaults() {
 	if c.MaxCrawlDelay == 0 {
 		c.MaxCrawlDelay = DefaultMaxCrawlDelay
 	}
+	if c.RobotsRetry == 0 {
+		c.RobotsRetry = DefaultRobotsRetry
+	}
 	if c.TrapRepeats == 0 {
 		c.TrapRepeats = DefaultTrapRepeats
 	}
@@ -257,6 +262,8 @@ func (c *Config) Validate() error {
 		return bad("delay", "must not be negative")
 	case c.MaxCrawlDelay < 0:
 		return bad("max-crawl-delay", "must not be negative")
+	case c.RobotsRetry < 0:
+		return bad("robots-retry", "must not be negative")
 	case c.RPS < 0:
 		return bad("rps", "must be 0 (no cap) or more, got %g", c.RPS)
 	case c.MaxPerHost < 0:

@@ -15,7 +15,6 @@ import (
 
 	"github.com/trawler/trawler/crawl/fetch"
 	"github.com/trawler/trawler/crawl/frontier"
-	"github.com/trawler/trawler/crawl/rabin"
 	"github.com/trawler/trawler/crawl/seen"
 	"github.com/trawler/trawler/crawl/urlnorm"
 )
@@ -30,6 +29,8 @@ type Engine struct {
 
 	norm    urlnorm.Options
 	scope   *scope
+	traps   *trapGuard
+	polite  *polite
 	fetcher *fetch.Fetcher
 	seen    *seen.Set
 	front   *frontier.Frontier[Item]
@@ -50,7 +51,11 @@ type Engine struct {
 	processing atomic.Int64
 	done       atomic.Int64
 	errs       atomic.Int64
-	reserved   atomic.Int64 // fetches started or done, for the page cap
+	reserved   atomic.Int64   // fetches started or done, for the page cap
+	background atomic.Int64   // sitemap readers still running
+	bgDone     sync.WaitGroup // the same readers, to wait for at the end
+	bgCtx      context.Context
+	bgCancel   context.CancelFunc // ends background readers on Stop
 	bytes      atomic.Int64
 	spillEver  atomic.Bool
 
@@ -76,12 +81,18 @@ func New(cfg Config, store Store, opts ...Option) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("set up fetching: %w", err)
 	}
+	pol, err := newPolite(&cfg)
+	if err != nil {
+		return nil, fmt.Errorf("set up fetching: %w", err)
+	}
 	e := &Engine{
 		cfg:      cfg,
 		store:    store,
 		owner:    newOwner(),
 		norm:     urlnorm.Options{MaxLength: cfg.MaxURLLength},
 		fetcher:  f,
+		polite:   pol,
+		traps:    newTrapGuard(&cfg),
 		seen:     seen.New(seen.Config{Expected: cfg.ExpectedURLs}),
 		results:  make(chan result, 4*cfg.Threads+64),
 		flushReq: make(chan chan error),
@@ -100,6 +111,7 @@ func New(cfg Config, store Store, opts ...Option) (*Engine, error) {
 		Seed:    uint64(cfg.RandSeed),
 		PerHost: cfg.PerHost,
 		Batch:   batchSize(cfg.Strategy),
+		Delay:   cfg.Delay,
 	})
 	seeds := make([]string, len(cfg.Seeds))
 	for i, s := range cfg.Seeds {
@@ -167,8 +179,13 @@ func (e *Engine) Run(ctx context.Context) error {
 	}
 	e.state = StateRunning
 	e.started = time.Now()
+	e.bgCtx, e.bgCancel = context.WithCancel(ctx)
 	e.mu.Unlock()
+	defer e.bgCancel()
 	defer e.fetcher.Close()
+	defer e.polite.aux.Close()
+	e.logger.Info("crawl starting", "seeds", e.cfg.Seeds, "threads", e.cfg.Threads, "per_host", e.cfg.PerHost,
+		"depth", e.cfg.Depth, "strategy", e.cfg.Strategy, "robots", e.cfg.Robots, "delay", e.cfg.Delay)
 
 	if err := e.restore(ctx); err != nil {
 		e.finish(StateFailed, err)
@@ -185,6 +202,7 @@ func (e *Engine) Run(ctx context.Context) error {
 	e.distribute(ctx)
 	e.front.Close()
 	workers.Wait()
+	e.bgDone.Wait() // workers started every sitemap reader; none starts now
 	close(e.results)
 	<-writerDone
 
@@ -197,10 +215,13 @@ func (e *Engine) Run(ctx context.Context) error {
 	switch {
 	case err != nil:
 		e.finish(StateFailed, err)
+		e.logger.Error("crawl failed", "err", err)
 	case ctx.Err() != nil || e.isStopping():
 		e.finish(StateStopped, nil)
+		e.logger.Info("crawl stopped", "done", e.done.Load(), "errors", e.errs.Load())
 	default:
 		e.finish(StateDone, nil)
+		e.logger.Info("crawl done", "done", e.done.Load(), "errors", e.errs.Load())
 	}
 	return err
 }
@@ -228,7 +249,7 @@ func (e *Engine) restore(ctx context.Context) error {
 	}
 	var items []Item
 	for _, s := range e.cfg.Seeds {
-		fp := rabin.FingerprintString(s)
+		fp := fingerprint(s)
 		if e.seen.Add(fp) {
 			items = append(items, Item{URL: s, FP: fp})
 		}
@@ -285,7 +306,7 @@ func (e *Engine) distribute(ctx context.Context) {
 			}
 			continue
 		}
-		if e.spilled.Load() == 0 && e.front.Idle() {
+		if e.spilled.Load() == 0 && e.front.Idle() && e.background.Load() == 0 {
 			return
 		}
 		select {
@@ -361,6 +382,11 @@ func (e *Engine) Stop() {
 		e.mu.Unlock()
 		close(e.stopping)
 		e.front.Close()
+		e.mu.Lock()
+		if e.bgCancel != nil {
+			e.bgCancel()
+		}
+		e.mu.Unlock()
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/trawler/trawler/crawl/fetch"
+	"github.com/trawler/trawler/crawl/frontier"
 	"github.com/trawler/trawler/crawl/parse"
 	"github.com/trawler/trawler/crawl/rabin"
 )
@@ -32,9 +33,15 @@ func (e *Engine) work(ctx context.Context) {
 			it.Depth = ent.Depth
 			e.processing.Add(1)
 			e.inHand.Add(-1)
-			if r, ok := e.visit(ctx, it); ok {
+			r, out := e.visit(ctx, it)
+			switch out {
+			case visited:
 				e.results <- r
-			} else {
+			case requeued:
+				e.processing.Add(-1)
+				e.reserved.Add(-1)
+				e.front.Push([]frontier.Entry[Item]{ent}, itemHost)
+			case cancelled:
 				e.processing.Add(-1)
 				e.reserved.Add(-1)
 				e.parked.Add(1)
@@ -44,7 +51,8 @@ func (e *Engine) work(ctx context.Context) {
 	}
 }
 
-// result is what a worker hands the writer for one fetched URL.
+// result is what a worker hands the writer for one fetched URL, or what a
+// sitemap reader found (page nil).
 type result struct {
 	page  *Page
 	items []Item // new URLs the page led to
@@ -52,22 +60,49 @@ type result struct {
 	lower []Item // known URLs met again, maybe at a smaller depth
 }
 
+// outcome says what became of a URL a worker took.
+type outcome int
+
+const (
+	visited   outcome = iota // fetched (or refused by robots.txt): a result to store
+	requeued                 // its host must wait: back to the frontier
+	cancelled                // the crawl is ending: it stays waiting in the store
+)
+
 // visit fetches one URL and turns the answer into a page and the new URLs
-// it leads to. It reports false when the fetch was cut short because the
-// crawl is ending: that URL was not really visited.
-func (e *Engine) visit(ctx context.Context, it Item) (result, bool) {
+// it leads to.
+func (e *Engine) visit(ctx context.Context, it Item) (result, outcome) {
 	_, hostport := splitHost(it.URL)
 	p := &Page{
 		URL: it.URL, FP: it.FP, Host: hostport, Depth: it.Depth, Parent: it.Parent,
 		Resource: it.Resource, FetchedAt: time.Now().UTC(), ContentLength: -1,
 	}
+	switch e.gate(ctx, it, hostport) {
+	case later:
+		if ctx.Err() != nil || e.isStopping() {
+			return result{}, cancelled
+		}
+		return result{}, requeued
+	case blocked:
+		p.Err, p.FinalURL = "blocked by robots.txt", it.URL
+		return result{page: p}, visited
+	}
+	if e.polite.limiter != nil {
+		if err := e.polite.limiter.Wait(ctx); err != nil {
+			return result{}, cancelled
+		}
+		p.FetchedAt = time.Now().UTC()
+	}
 	resp, err := e.fetcher.Fetch(ctx, it.URL, it.Resource)
 	p.Duration = time.Since(p.FetchedAt)
 	if err != nil {
 		if ctx.Err() != nil {
-			return result{}, false
+			return result{}, cancelled
 		}
 		p.Err = err.Error()
+	}
+	if e.backoff(it, hostport, resp) {
+		return result{}, requeued
 	}
 	if resp != nil {
 		fillResponse(p, resp)
@@ -77,6 +112,16 @@ func (e *Engine) visit(ctx context.Context, it Item) (result, bool) {
 	if p.FinalURL == "" {
 		p.FinalURL = it.URL
 	}
+	if !e.cfg.StoreIP {
+		p.IP = ""
+	}
+	if p.Failed() {
+		e.countHostError(hostport)
+	}
+	if e.logger.Enabled(ctx, LevelFetch) {
+		e.logger.Log(ctx, LevelFetch, "fetched", "url", p.URL, "status", p.Status, "bytes", p.Length,
+			"ms", p.Duration.Milliseconds(), "err", p.Err)
+	}
 	var refs []Link
 	follow := true
 	if resp != nil && p.Err == "" && !it.Resource {
@@ -85,7 +130,7 @@ func (e *Engine) visit(ctx context.Context, it Item) (result, bool) {
 	p.Links = refs
 	items, lower := e.discover(p, follow)
 	held := e.admit(items)
-	return result{page: p, items: items, held: held, lower: lower}, true
+	return result{page: p, items: items, held: held, lower: lower}, visited
 }
 
 // markRedirects records the URLs a redirect chain passed through as seen,
@@ -204,6 +249,9 @@ func contentFP(text string) uint64 {
 	return rabin.FingerprintString(text)
 }
 
+// fingerprint is a normalized URL's key in the seen-set and the store.
+func fingerprint(u string) uint64 { return rabin.FingerprintString(u) }
+
 // discover picks, from a page's links, the URLs that join the crawl: in
 // scope, within the depth limit, not seen before. A URL seen before but
 // still waiting takes the smaller depth: in the frontier at once, and in the
@@ -218,17 +266,21 @@ func (e *Engine) discover(p *Page, follow bool) (items, lower []Item) {
 		case !page && !e.cfg.Resources:
 			continue
 		}
-		if !e.scope.allows(l.URL) {
-			continue
-		}
-		fp := rabin.FingerprintString(l.URL)
-		if !e.seen.Add(fp) {
-			if page && !e.front.Lower(fp, next) && e.spillEver.Load() {
-				lower = append(lower, Item{URL: l.URL, FP: fp, Depth: next, Parent: p.URL})
+		fp := fingerprint(l.URL)
+		known := e.seen.Contains(fp)
+		if !known {
+			if !e.admissible(l.URL) {
+				continue
 			}
+			known = !e.seen.Add(fp) // another worker may have added it meanwhile
+		}
+		if !known {
+			items = append(items, Item{URL: l.URL, FP: fp, Depth: next, Parent: p.URL, Resource: !page})
 			continue
 		}
-		items = append(items, Item{URL: l.URL, FP: fp, Depth: next, Parent: p.URL, Resource: !page})
+		if page && !e.front.Lower(fp, next) && e.spillEver.Load() {
+			lower = append(lower, Item{URL: l.URL, FP: fp, Depth: next, Parent: p.URL})
+		}
 	}
 	return items, lower
 }

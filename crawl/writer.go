@@ -80,7 +80,14 @@ func (e *Engine) writer(ctx context.Context, finished chan<- struct{}) {
 
 // add appends one result to the batch and returns its rough size in bytes.
 func add(b *Batch, r result) int {
-	b.Pages = append(b.Pages, r.page)
+	size := 0
+	if r.page != nil {
+		b.Pages = append(b.Pages, r.page)
+		size += len(r.page.Text) + len(r.page.URL) + 512
+		for _, l := range r.page.Links {
+			size += len(l.URL) + len(l.Text) + 16
+		}
+	}
 	for i, it := range r.items {
 		b.New = append(b.New, it)
 		b.Held = append(b.Held, r.held[i])
@@ -89,11 +96,7 @@ func add(b *Batch, r result) int {
 		b.New = append(b.New, it)
 		b.Held = append(b.Held, false)
 	}
-	size := len(r.page.Text) + len(r.page.URL) + 512
-	for _, l := range r.page.Links {
-		size += len(l.URL) + len(l.Text) + 16
-	}
-	return size
+	return size + 64*(len(r.items)+len(r.lower))
 }
 
 // commit writes one batch and then moves its URLs to done or error.

@@ -196,3 +196,10 @@ func hostKey(u *url.URL) string {
 	}
 	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
+
+// AnyType in Config.ContentTypes accepts every media type, for fetching
+// robots.txt files and sitemaps whatever they are served as.
+const AnyType = "*/*"
+
+// accepts reports whether bodies of media type ct are read.
+func (f *Fetcher) accepts(ct string) bool { return f.types[ct] || f.types[AnyType] }

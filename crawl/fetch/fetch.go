@@ -262,7 +262,7 @@ func (f *Fetcher) finish(u *url.URL, resp *http.Response, ip string, probe bool)
 	if r.ContentType == "" {
 		r.ContentType = typeByExtension(u.Path)
 	}
-	if probe || !r.OK() || (r.ContentType != "" && !f.types[r.ContentType]) {
+	if probe || !r.OK() || (r.ContentType != "" && !f.accepts(r.ContentType)) {
 		discard(resp.Body, resp.ContentLength)
 		return r, nil
 	}
@@ -289,7 +289,7 @@ func (f *Fetcher) readBody(r *Response, body io.Reader, ctHeader string) error {
 	if r.ContentType == "" {
 		accept = func(prefix []byte) bool {
 			r.ContentType = sniffType(prefix)
-			return f.types[r.ContentType]
+			return f.accepts(r.ContentType)
 		}
 	}
 	hint := r.ContentLength

@@ -135,7 +135,7 @@ func (f *Fetcher) ftpFile(c *ftp.ServerConn, r *Response, p string, probe bool) 
 			r.LastModified = t
 		}
 	}
-	if probe || (r.ContentType != "" && !f.types[r.ContentType]) {
+	if probe || (r.ContentType != "" && !f.accepts(r.ContentType)) {
 		return nil
 	}
 	if r.ContentLength > f.cfg.MaxSize {

@@ -38,10 +38,11 @@ var ErrClosed = errors.New("frontier closed")
 // order BFS.
 type Config struct {
 	Order   Order
-	Mix     float64 // share of depth-first picks in Mixed order, in [0,1]
-	Seed    uint64  // seeds the Mixed order's random source
-	PerHost int     // queues (and so concurrent workers) per host
-	Batch   int     // most URLs a worker takes from a queue at once
+	Mix     float64       // share of depth-first picks in Mixed order, in [0,1]
+	Seed    uint64        // seeds the Mixed order's random source
+	PerHost int           // queues (and so concurrent workers) per host
+	Batch   int           // most URLs a worker takes from a queue at once
+	Delay   time.Duration // minimum time between two takes from one host, unless SetDelay says otherwise
 	// Now returns the current time; nil means time.Now. Tests inject a clock.
 	Now func() time.Time
 }
@@ -166,7 +167,8 @@ func (f *Frontier[T]) Lower(fp uint64, depth int) bool {
 	return true
 }
 
-// SetDelay sets the minimum time between two requests to a host.
+// SetDelay sets the minimum time between two requests to a host, counted
+// from the next time a worker takes one of its queues.
 func (f *Frontier[T]) SetDelay(hostName string, d time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -178,7 +180,10 @@ func (f *Frontier[T]) SetDelay(hostName string, d time.Duration) {
 func (f *Frontier[T]) Defer(hostName string, t time.Time) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	h := f.host(hostName)
+	f.deferHost(f.host(hostName), t)
+}
+
+func (f *Frontier[T]) deferHost(h *host[T], t time.Time) {
 	if t.After(h.notBefore) {
 		h.notBefore = t
 	}
@@ -194,7 +199,7 @@ func (f *Frontier[T]) Defer(hostName string, t time.Time) {
 func (f *Frontier[T]) host(name string) *host[T] {
 	h, ok := f.hosts[name]
 	if !ok {
-		h = &host[T]{name: name, queues: make([]*queue[T], f.cfg.PerHost)}
+		h = &host[T]{name: name, queues: make([]*queue[T], f.cfg.PerHost), delay: f.cfg.Delay}
 		for i := range h.queues {
 			h.queues[i] = &queue[T]{host: h}
 		}
@@ -253,13 +258,7 @@ func (f *Frontier[T]) take(q *queue[T]) *Lease[T] {
 		l.Entries = append(l.Entries, e.Entry)
 	}
 	if h.delay > 0 {
-		for _, other := range h.queues {
-			if other.state == inPool {
-				f.pool.remove(other)
-				other.state = idle
-				f.offer(other)
-			}
-		}
+		f.deferHost(h, h.notBefore)
 	}
 	f.signal()
 	return l

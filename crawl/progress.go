@@ -98,3 +98,34 @@ func (m *meter) rate(now time.Time, total int64) float64 {
 	}
 	return float64(total-first.total) / span
 }
+
+// Progress returns a snapshot of the crawl.
+func (e *Engine) Progress() Progress {
+	now := time.Now()
+	e.mu.Lock()
+	p := Progress{
+		State:    e.state,
+		ByDepth:  append([]int64(nil), e.byDepth...),
+		ByStatus: e.byStatus,
+		MaxPages: e.cfg.MaxPages,
+	}
+	ended := e.ended
+	switch {
+	case e.started.IsZero():
+	case ended.IsZero():
+		p.Elapsed = now.Sub(e.started)
+	default:
+		p.Elapsed = ended.Sub(e.started)
+	}
+	e.mu.Unlock()
+	p.Done = e.done.Load()
+	p.Errors = e.errs.Load()
+	p.Processing = e.processing.Load()
+	p.Waiting = int64(e.front.Len()) + e.spilled.Load() + e.parked.Load() + e.inHand.Load()
+	p.Bytes = e.bytes.Load()
+	p.ActiveHosts = e.front.ActiveHosts()
+	if ended.IsZero() {
+		p.PagesPerSec = e.meter.rate(now, p.Done+p.Errors)
+	}
+	return p
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/secret"
 	"github.com/trawler/trawler/db"
 )
 
@@ -19,57 +20,18 @@ func init() {
 	register("resume", "continue a stopped or killed crawl with its saved settings", runResume)
 }
 
-const crawlUsage = `Usage: trawler crawl [flags] SEED...
+const crawlUsage = `Usage: trawler crawl [--preset NAME] [--profile FILE] [flags] [SEED...]
 
-Crawls from the SEED URLs and stores every page in the database. Ctrl-C stops
-cleanly; "trawler resume" continues later.`
+Crawls from the SEED URLs and stores every page in the database. Settings
+come in layers: the defaults, then --preset, then --profile, then the flags
+given, then the SEEDs (which replace a profile's seeds). Every setting flag is
+also a profile key; "trawler profile export" writes one to start from.
 
-// crawlFlags binds the crawl settings to flags on fs.
-func crawlFlags(fs *flag.FlagSet, c *crawl.Config) *sizeFlag {
-	fs.IntVar(&c.Depth, "depth", crawl.DefaultDepth, "link hops from a seed (seeds are depth 0; 0 = seeds only)")
-	fs.IntVar(&c.Threads, "threads", crawl.DefaultThreads, fmt.Sprintf("workers fetching at once (1..%d)", crawl.MaxThreads))
-	fs.IntVar(&c.PerHost, "per-host", 0, "concurrent requests per host (default: threads)")
-	fs.Var((*strategyFlag)(&c.Strategy), "strategy", "order: bfs, dfs or mixed")
-	fs.Float64Var(&c.Mix, "mix", crawl.DefaultMix, "mixed order: share of picks taken depth-first, in [0,1]")
-	fs.Int64Var(&c.RandSeed, "seed", 1, "seed of the mixed order's random source")
-	fs.IntVar(&c.MaxPages, "max-pages", 0, "stop after fetching this many URLs (0 = no cap)")
-	fs.Var((*scopeFlag)(&c.Scope), "scope", "which URLs to follow: host, domain or any")
-	fs.Var((*listFlag)(&c.Include), "include", "follow only URLs matching this regular expression (repeatable)")
-	fs.Var((*listFlag)(&c.Exclude), "exclude", "skip URLs matching this regular expression (repeatable)")
-	fs.DurationVar(&c.ConnectTimeout, "connect-timeout", crawl.DefaultConnectTimeout, "time allowed to connect")
-	fs.DurationVar(&c.Timeout, "timeout", crawl.DefaultTimeout, "time allowed for a whole response")
-	fs.IntVar(&c.MaxRedirects, "max-redirects", crawl.DefaultMaxRedirects, "redirects followed per URL")
-	fs.StringVar(&c.UserAgent, "user-agent", crawl.DefaultUserAgent(), "User-Agent header")
-	size := sizeFlag(crawl.DefaultMaxSize)
-	fs.Var(&size, "max-size", "largest body read, after decompression (e.g. 10MB)")
-	fs.StringVar(&c.Proxy, "proxy", "", "proxy URL: http://host:port or socks5://host:port")
-	fs.BoolVar(&c.Resources, "resources", false, "also fetch images, scripts and styles (status, type, size)")
-	return &size
-}
-
-type strategyFlag crawl.Strategy
-
-func (s *strategyFlag) String() string { return string(*s) }
-func (s *strategyFlag) Set(v string) error {
-	switch crawl.Strategy(v) {
-	case crawl.BFS, crawl.DFS, crawl.Mixed:
-		*s = strategyFlag(v)
-		return nil
-	}
-	return fmt.Errorf("must be bfs, dfs or mixed")
-}
-
-type scopeFlag crawl.Scope
-
-func (s *scopeFlag) String() string { return string(*s) }
-func (s *scopeFlag) Set(v string) error {
-	switch crawl.Scope(v) {
-	case crawl.ScopeHost, crawl.ScopeDomain, crawl.ScopeAny:
-		*s = scopeFlag(v)
-		return nil
-	}
-	return fmt.Errorf("must be host, domain or any")
-}
+Sites behind basic auth: --auth host:port=user; the password is recalled from
+the keychain, asked for on the terminal, or read with --password-stdin, and
+is never stored in clear (--remember-password keeps it in the keychain).
+The log goes beside the database (trawler.db → trawler.log).
+Ctrl-C stops cleanly; "trawler resume" continues later.`
 
 func dbFlag(fs *flag.FlagSet) *string {
 	return fs.String("db", "", "database file (default: trawler.db in the user config directory, shared with the window)")
@@ -77,26 +39,25 @@ func dbFlag(fs *flag.FlagSet) *string {
 
 func runCrawl(args []string, s IO) int {
 	fs := newFlagSet("crawl", s, crawlUsage)
-	c := crawl.DefaultConfig()
-	c.Strategy, c.Scope = crawl.BFS, crawl.ScopeHost
-	size := crawlFlags(fs, &c)
+	flagged := crawl.DefaultConfig()
+	settingFlags(fs, &flagged)
+	src := addSourceFlags(fs)
+	pf := addPasswordFlags(fs)
 	dbPath := dbFlag(fs)
 	name := fs.String("name", "", "a name for the crawl (default: the first seed)")
 	quiet := fs.Bool("quiet", false, "no live status line")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
-	c.MaxSize = int64(*size)
-	c.Seeds = fs.Args()
-	// In a Config zero means "the default"; on the command line it is a mistake.
-	if c.Threads < 1 || c.Threads > crawl.MaxThreads {
-		return fail(s, "crawl", usagef("threads: must be between 1 and %d, got %d", crawl.MaxThreads, c.Threads))
-	}
-	if c.Strategy != crawl.Mixed && !visited(fs)["mix"] {
-		c.Mix = 0
+	c, err := settings(fs, crawl.DefaultConfig(), flagged, src)
+	if err != nil {
+		return fail(s, "crawl", err)
 	}
 	if err := c.Validate(); err != nil {
 		return fail(s, "crawl", usagef("%v", err))
+	}
+	if err := fillPasswords(s, "crawl", &c, pf); err != nil {
+		return fail(s, "crawl", err)
 	}
 	d, err := openDB(*dbPath)
 	if err != nil {
@@ -106,7 +67,7 @@ func runCrawl(args []string, s IO) int {
 	if *name == "" {
 		*name = c.Seeds[0]
 	}
-	id, err := d.CreateCrawl(context.Background(), *name, c)
+	id, err := d.CreateCrawl(context.Background(), *name, secret.Strip(c))
 	if err != nil {
 		return fail(s, "crawl", &storageError{err})
 	}
@@ -117,9 +78,11 @@ func runResume(args []string, s IO) int {
 	fs := newFlagSet("resume", s, `Usage: trawler resume [--db F] [ID]
 
 Continues a stopped or killed crawl with its saved settings: the most recent
-unfinished one when no ID is given.`)
+unfinished one when no ID is given. Passwords are not saved with a crawl:
+they are recalled from the keychain, asked for, or read with --password-stdin.`)
 	dbPath := dbFlag(fs)
 	quiet := fs.Bool("quiet", false, "no live status line")
+	pf := addPasswordFlags(fs)
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -135,6 +98,9 @@ unfinished one when no ID is given.`)
 	c, err := d.Settings(context.Background(), id)
 	if err != nil {
 		return fail(s, "resume", &storageError{err})
+	}
+	if err := fillPasswords(s, "resume", &c, pf); err != nil {
+		return fail(s, "resume", err)
 	}
 	return runEngine(s, "resume", d, id, c, *quiet)
 }
@@ -161,9 +127,15 @@ func crawlArg(d *db.DB, args []string) (int64, error) {
 	return 0, usagef("give at most one crawl ID")
 }
 
-// runEngine runs a crawl to its end with a live status line and a summary.
+// runEngine runs a crawl to its end with a live status line, a log beside
+// the database, a summary and the hook.
 func runEngine(s IO, cmd string, d *db.DB, id int64, c crawl.Config, quiet bool) int {
-	e, err := crawl.New(c, d.Crawl(id))
+	log, logFile, err := openLog(d.Path(), c)
+	if err != nil {
+		return fail(s, cmd, err)
+	}
+	defer logFile.Close()
+	e, err := crawl.New(c, d.Crawl(id), crawl.WithLogger(log.With("crawl", id)))
 	if err != nil {
 		return fail(s, cmd, usagef("%v", err))
 	}
@@ -193,6 +165,7 @@ func runEngine(s IO, cmd string, d *db.DB, id int64, c crawl.Config, quiet bool)
 		runErr = err
 	}
 	printSummary(s, id, p)
+	runHook(s, cmd, log, c, id, d.Path(), state)
 	switch {
 	case runErr != nil:
 		fmt.Fprintf(s.Err, "trawler %s: %v\n", cmd, runErr)

@@ -20,7 +20,7 @@ func (l *listFlag) Set(v string) error {
 // sizeFlag is a byte count written with units: 10MB, 512KiB, 2000000.
 type sizeFlag int64
 
-func (s *sizeFlag) String() string { return humanize.Bytes(uint64(*s)) }
+func (s *sizeFlag) String() string { return humanize.IBytes(uint64(*s)) }
 func (s *sizeFlag) Set(v string) error {
 	n, err := humanize.ParseBytes(v)
 	if err != nil {

@@ -96,7 +96,13 @@ type Config struct {
 	TrapRepeats    int `json:"trap_repeats"`     // most times one path segment may occur in a URL; default 3
 	MaxQueryParams int `json:"max_query_params"` // most query parameters in a URL; default 32
 
-	OnCompletion string `json:"on_completion"` // what the window does when a crawl ends: idle (default) or quit
+	// Re-crawls (paper 000's incremental gathering) and near-duplicates.
+	KeepVersions  int           `json:"keep_versions"`  // body texts kept per page, the current one included, to compare versions; default 3
+	RevisitMin    time.Duration `json:"revisit_min"`    // shortest revisit interval the schedule gives a page; default 1h
+	RevisitMax    time.Duration `json:"revisit_max"`    // longest revisit interval; default 30 days
+	NearThreshold float64       `json:"near_threshold"` // least similarity of near-duplicate pages, in (0,1]; 0 = no detection; DefaultConfig sets 0.9
+
+	OnCompletion string `json:"on_completion"` // what happens when a crawl's cycle ends: idle (default), quit, or loop (re-crawl)
 	LogLevel     int    `json:"log_level"`     // 0 errors only … 5 everything; default 2
 	Hook         string `json:"hook"`          // command run when a crawl ends, given the crawl ID and database path
 }
@@ -118,12 +124,18 @@ const (
 	DefaultMaxQueryParams = 32
 	DefaultLogLevel       = 2
 	MaxLogLevel           = 5
+	DefaultKeepVersions   = 3
+	DefaultRevisitMin     = time.Hour
+	DefaultRevisitMax     = 30 * 24 * time.Hour
+	DefaultNearThreshold  = 0.9
 )
 
 // On-completion actions (paper 003's onCompletion).
+// Loop starts a re-crawl of the same crawl each time a cycle ends.
 const (
 	OnCompletionIdle = "idle"
 	OnCompletionQuit = "quit"
+	OnCompletionLoop = "loop"
 )
 
 // DefaultContentTypes are the media types whose bodies Trawler keeps and
@@ -141,6 +153,7 @@ func DefaultConfig() Config {
 	c.Robots = true
 	c.StoreIP = true
 	c.LogLevel = DefaultLogLevel
+	c.NearThreshold = DefaultNearThreshold
 	c.fillDefaults()
 	c.PerHost = 0
 	return c
@@ -209,6 +222,15 @@ func (c *Config) fillDefaults() {
 	if c.OnCompletion == "" {
 		c.OnCompletion = OnCompletionIdle
 	}
+	if c.KeepVersions == 0 {
+		c.KeepVersions = DefaultKeepVersions
+	}
+	if c.RevisitMin == 0 {
+		c.RevisitMin = DefaultRevisitMin
+	}
+	if c.RevisitMax == 0 {
+		c.RevisitMax = DefaultRevisitMax
+	}
 }
 
 // SettingError names the setting that is wrong and why, for one clear line
@@ -276,8 +298,16 @@ func (c *Config) Validate() error {
 		return bad("max-query-params", "must be at least 1, got %d", c.MaxQueryParams)
 	case c.LogLevel < 0 || c.LogLevel > MaxLogLevel:
 		return bad("log-level", "must be between 0 and %d, got %d", MaxLogLevel, c.LogLevel)
-	case c.OnCompletion != OnCompletionIdle && c.OnCompletion != OnCompletionQuit:
-		return bad("on-completion", "must be idle or quit, got %q", c.OnCompletion)
+	case c.OnCompletion != OnCompletionIdle && c.OnCompletion != OnCompletionQuit && c.OnCompletion != OnCompletionLoop:
+		return bad("on-completion", "must be idle, quit or loop, got %q", c.OnCompletion)
+	case c.KeepVersions < 1:
+		return bad("keep-versions", "must be at least 1 (the current text), got %d", c.KeepVersions)
+	case c.RevisitMin < 0:
+		return bad("revisit-min", "must not be negative")
+	case c.RevisitMax < c.RevisitMin:
+		return bad("revisit-max", "must not be shorter than revisit-min (%s)", c.RevisitMin)
+	case !(c.NearThreshold >= 0 && c.NearThreshold <= 1):
+		return bad("near-threshold", "must be between 0 (off) and 1, got %g", c.NearThreshold)
 	}
 	for _, t := range c.ContentTypes {
 		if mt, _, err := mime.ParseMediaType(t); err != nil || !strings.Contains(mt, "/") {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/trawler/trawler/crawl/fetch"
 	"github.com/trawler/trawler/crawl/frontier"
+	"github.com/trawler/trawler/crawl/neardup"
 	"github.com/trawler/trawler/crawl/seen"
 	"github.com/trawler/trawler/crawl/urlnorm"
 )
@@ -34,6 +35,8 @@ type Engine struct {
 	fetcher *fetch.Fetcher
 	seen    *seen.Set
 	front   *frontier.Frontier[Item]
+	near    *neardup.Index // nil without near-duplicate detection
+	nearCfg neardup.Config
 
 	results  chan result
 	flushReq chan chan error
@@ -98,6 +101,11 @@ func New(cfg Config, store Store, opts ...Option) (*Engine, error) {
 		flushReq: make(chan chan error),
 		state:    StateIdle,
 		stopping: make(chan struct{}),
+	}
+	if cfg.NearThreshold > 0 {
+		e.nearCfg = neardup.DefaultConfig()
+		e.nearCfg.Threshold = cfg.NearThreshold
+		e.near = neardup.NewIndex(e.nearCfg)
 	}
 	for _, o := range opts {
 		o(e)
@@ -212,6 +220,9 @@ func (e *Engine) Run(ctx context.Context) error {
 			err = fmt.Errorf("hand back unfinished URLs: %w", rerr)
 		}
 	}
+	if err == nil && ctx.Err() == nil && !e.isStopping() {
+		err = e.finishCycle(wctx)
+	}
 	switch {
 	case err != nil:
 		e.finish(StateFailed, err)
@@ -245,6 +256,11 @@ func (e *Engine) restore(ctx context.Context) error {
 		if err := e.store.Fingerprints(ctx, func(fp uint64) { e.seen.Add(fp) }); err != nil {
 			return fmt.Errorf("load known URLs: %w", err)
 		}
+		if e.near != nil {
+			if err := e.store.Sketches(ctx, func(fp uint64, s neardup.Sketch) { e.near.Add(fp, s) }); err != nil {
+				return fmt.Errorf("load near-duplicate sketches: %w", err)
+			}
+		}
 		return nil
 	}
 	var items []Item
@@ -257,6 +273,22 @@ func (e *Engine) restore(ctx context.Context) error {
 	held := e.admit(items)
 	if err := e.store.Apply(ctx, e.owner, &Batch{New: items, Held: held}); err != nil {
 		return fmt.Errorf("store seeds: %w", err)
+	}
+	return nil
+}
+
+// finishCycle closes the cycle in the store when the run visited every
+// URL; a run that ended at the page cap leaves it open.
+func (e *Engine) finishCycle(ctx context.Context) error {
+	c, err := e.store.Counts(ctx)
+	if err != nil {
+		return fmt.Errorf("count stored URLs: %w", err)
+	}
+	if c.Waiting > 0 {
+		return nil
+	}
+	if err := e.store.FinishCycle(ctx); err != nil {
+		return fmt.Errorf("finish the crawl cycle: %w", err)
 	}
 	return nil
 }

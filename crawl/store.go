@@ -1,6 +1,10 @@
 package crawl
 
-import "context"
+import (
+	"context"
+
+	"github.com/trawler/trawler/crawl/neardup"
+)
 
 // Store is what the engine needs from storage, bound to one crawl. Its
 // frontier works by leases on rows, not by ownership in one process's
@@ -34,4 +38,22 @@ type Store interface {
 
 	// Counts returns how many URLs are in each state as stored.
 	Counts(ctx context.Context) (Counts, error)
+
+	// Sketches calls fn with the stored near-duplicate sketch of every
+	// page the current cycle will not visit again (its URL is done or
+	// error), in the order of their latest visits, so a resumed crawl or a
+	// re-crawl rebuilds its near-duplicate index.
+	Sketches(ctx context.Context, fn func(fp uint64, s neardup.Sketch)) error
+
+	// Sketch returns the stored sketch of the page of URL fingerprint fp,
+	// nil when there is none. A revisit answered 304 brings no text to
+	// sketch; the stored one stands for it.
+	Sketch(ctx context.Context, fp uint64) (neardup.Sketch, error)
+
+	// FinishCycle closes the crawl's current cycle (the first crawl, or a
+	// re-crawl): Run calls it when it ends with no URL left waiting. The
+	// store marks gone the pages that no stored page links to any more
+	// (paper 000's incremental model: a page that vanished from every link
+	// left the site). Calling it again changes nothing.
+	FinishCycle(ctx context.Context) error
 }

@@ -1,6 +1,10 @@
 package crawl
 
-import "time"
+import (
+	"time"
+
+	"github.com/trawler/trawler/crawl/neardup"
+)
 
 // State is where a URL stands: the four queues of paper 004.
 type State int
@@ -104,6 +108,14 @@ type Page struct {
 	ContentFP   uint64 // Rabin fingerprint of Text; 0 when there is no text
 	DuplicateOf string // URL of an earlier page with the same ContentFP, if any
 
+	// Near-duplicates (crawl/neardup), when Config.NearThreshold is set.
+	// Sketch is nil for a page without text, and for an unchanged page
+	// answered 304, whose stored sketch stays.
+	Sketch         neardup.Sketch
+	NearGroup      uint64  // near-duplicate group: URL fingerprint of the group's first page; 0 without a sketch
+	NearOf         uint64  // URL fingerprint of the most similar earlier page, 0 when none reaches the threshold
+	NearSimilarity float64 // estimated share of text shared with NearOf, in [threshold, 1]
+
 	FetchedAt time.Time
 	Duration  time.Duration
 	Redirects []Hop
@@ -123,7 +135,45 @@ type Item struct {
 	Depth    int
 	Parent   string // referring page, empty for seeds
 	Resource bool   // reached only as a resource (img, script, …)
+
+	// Validators are the stored page's, when a re-crawl visits the URL
+	// again; nil otherwise. The fetch then asks for the page only if it
+	// changed (If-None-Match, If-Modified-Since).
+	Validators *Validators
 }
+
+// Validators are what a server said identifies the version of a page it
+// sent: sent back on a revisit, they let an unchanged page be answered
+// 304 Not Modified, without a body.
+type Validators struct {
+	ETag         string
+	LastModified time.Time
+}
+
+// Change is what a visit found compared with the URL's previous visit, in
+// an earlier cycle of the crawl (see Store.FinishCycle and the db package's
+// change report).
+type Change string
+
+// Change classes. New: first visit. Changed: the body text's fingerprint
+// (or the page's success or failure) differs from the previous visit's.
+// Unchanged: 304 Not Modified, or the same fingerprint. Gone: the page
+// answers 404 or 410, or no stored page links to it any more. Error: the
+// visit failed otherwise (network, 5xx, other 4xx); the stored page keeps
+// its last good content.
+const (
+	ChangeNew       Change = "new"
+	ChangeChanged   Change = "changed"
+	ChangeUnchanged Change = "unchanged"
+	ChangeGone      Change = "gone"
+	ChangeError     Change = "error"
+)
+
+// Changes lists the change classes in report order.
+var Changes = []Change{ChangeNew, ChangeChanged, ChangeUnchanged, ChangeGone, ChangeError}
+
+// Gone reports whether an HTTP status says the page is gone for good.
+func Gone(status int) bool { return status == 404 || status == 410 }
 
 // Batch is one atomic write to the store: URLs newly admitted to the
 // frontier and the pages fetched, failed ones included. The engine groups many results into

@@ -2,12 +2,14 @@ package crawl
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/trawler/trawler/crawl/fetch"
 	"github.com/trawler/trawler/crawl/frontier"
+	"github.com/trawler/trawler/crawl/neardup"
 	"github.com/trawler/trawler/crawl/parse"
 	"github.com/trawler/trawler/crawl/rabin"
 )
@@ -93,7 +95,7 @@ func (e *Engine) visit(ctx context.Context, it Item) (result, outcome) {
 		}
 		p.FetchedAt = time.Now().UTC()
 	}
-	resp, err := e.fetcher.Fetch(ctx, it.URL, it.Resource)
+	resp, err := e.fetcher.FetchWith(ctx, it.URL, it.Resource, conditional(it.Validators))
 	p.Duration = time.Since(p.FetchedAt)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -128,9 +130,55 @@ func (e *Engine) visit(ctx context.Context, it Item) (result, outcome) {
 		refs, follow = e.describe(p, resp)
 	}
 	p.Links = refs
+	if e.near != nil && !it.Resource && p.Err == "" {
+		e.nearDup(ctx, p)
+	}
 	items, lower := e.discover(p, follow)
 	held := e.admit(items)
 	return result{page: p, items: items, held: held, lower: lower}, visited
+}
+
+// conditional returns the headers that ask for a page only if it changed
+// since the version the validators identify.
+func conditional(v *Validators) http.Header {
+	if v == nil {
+		return nil
+	}
+	h := http.Header{}
+	if v.ETag != "" {
+		h.Set("If-None-Match", v.ETag)
+	}
+	if !v.LastModified.IsZero() {
+		h.Set("If-Modified-Since", v.LastModified.UTC().Format(http.TimeFormat))
+	}
+	return h
+}
+
+// nearDup sketches the page's text, or takes its stored sketch when the
+// server said it has not changed, and finds its best match among the
+// pages sketched before it.
+func (e *Engine) nearDup(ctx context.Context, p *Page) {
+	var s neardup.Sketch
+	switch {
+	case p.Text != "":
+		s = e.nearCfg.Sketch(parse.NormalizeText(p.Text))
+		p.Sketch = s
+	case p.Status == http.StatusNotModified:
+		stored, err := e.store.Sketch(ctx, p.FP)
+		if err != nil {
+			e.logger.Warn("read the stored sketch of an unchanged page", "url", p.URL, "err", err)
+			return
+		}
+		s = stored
+	}
+	if s == nil {
+		return
+	}
+	m, ok := e.near.Add(p.FP, s)
+	p.NearGroup = m.Group
+	if ok {
+		p.NearOf, p.NearSimilarity = m.ID, m.Similarity
+	}
 }
 
 // markRedirects records the URLs a redirect chain passed through as seen,

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/trawler/trawler/crawl"
 )
 
 // SortKey names the column a listing of pages is sorted by. Ties, and the
@@ -52,6 +54,10 @@ type PageQuery struct {
 	Host        string // exact host:port as stored
 	Depth       *int   // nil for any depth
 	Search      string // FTS5 query over title, body text and URL; rows then carry a Snippet
+	// NearDuplicates keeps the pages in a near-duplicate group of two or
+	// more (see crawl/neardup): pages that match an earlier page and the
+	// pages they match.
+	NearDuplicates bool
 
 	Sort  SortKey
 	Desc  bool
@@ -81,6 +87,10 @@ type PageRow struct {
 	DuplicateOf string
 	Err         string
 	Snippet     string // with search matches inside [ and ]; empty without Search
+
+	NearGroup      uint64       // near-duplicate group (URL fingerprint of its first page); 0 for none
+	NearSimilarity float64      // estimated similarity to the best earlier match; 0 when it has none
+	Change         crawl.Change // what the latest visit found; empty for pages stored before re-crawls existed
 }
 
 // Cursor returns the position of r in a listing sorted by s.
@@ -106,15 +116,16 @@ func (r *PageRow) Cursor(s SortKey) *Cursor {
 }
 
 const rowColumns = `p.id, p.url, p.host, p.status, p.title, p.depth, p.content_type, p.length,
-    p.fetched_at, p.content_fp, p.duplicate_of, p.err`
+    p.fetched_at, p.content_fp, p.duplicate_of, p.err, p.near_group, p.near_similarity, p.change`
 
-func scanRow(s scanner) (PageRow, error) {
+func scanRow(s scanner, extra ...any) (PageRow, error) {
 	var r PageRow
-	var fetched, contentFP int64
-	err := s.Scan(&r.ID, &r.URL, &r.Host, &r.Status, &r.Title, &r.Depth, &r.ContentType, &r.Length,
-		&fetched, &contentFP, &r.DuplicateOf, &r.Err)
+	var fetched, contentFP, group int64
+	dst := []any{&r.ID, &r.URL, &r.Host, &r.Status, &r.Title, &r.Depth, &r.ContentType, &r.Length,
+		&fetched, &contentFP, &r.DuplicateOf, &r.Err, &group, &r.NearSimilarity, &r.Change}
+	err := s.Scan(append(dst, extra...)...)
 	r.FetchedAt = time.Unix(0, fetched).UTC()
-	r.ContentFP = uint64(contentFP)
+	r.ContentFP, r.NearGroup = uint64(contentFP), uint64(group)
 	return r, err
 }
 
@@ -156,6 +167,9 @@ func (q *PageQuery) filter(index string) (from, where string, args []any, err er
 		conds = append(conds, "p.depth = ?")
 		args = append(args, *q.Depth)
 	}
+	if q.NearDuplicates {
+		conds = append(conds, nearFilter)
+	}
 	return from, strings.Join(conds, " AND "), args, nil
 }
 
@@ -193,7 +207,7 @@ func (q *PageQuery) order(noIndex bool) (orderBy, after string, args []any, err 
 
 // filtered reports whether q has filters other than the crawl and search.
 func (q *PageQuery) filtered() bool {
-	return q.StatusClass != 0 || q.ContentType != "" || q.Host != "" || q.Depth != nil
+	return q.StatusClass != 0 || q.ContentType != "" || q.Host != "" || q.Depth != nil || q.NearDuplicates
 }
 
 // fewMatches reports whether q's filters select at most sortInMemory rows.

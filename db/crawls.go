@@ -32,6 +32,7 @@ type CrawlInfo struct {
 	URLs       crawl.Counts
 	Pages      int64 // pages stored, failed ones included
 	Bytes      int64 // body bytes read, summed over pages
+	Cycle      int   // the current cycle: 0 for the first crawl, one more per re-crawl
 }
 
 // CreateCrawl records a new crawl with its settings (passwords are never
@@ -44,13 +45,25 @@ func (d *DB) CreateCrawl(ctx context.Context, name string, cfg crawl.Config) (in
 	if name == "" {
 		name = defaultName(cfg.Seeds)
 	}
-	res, err := d.w.ExecContext(ctx, `INSERT INTO crawls (name, settings, state, created_at) VALUES (?, ?, ?, ?)`,
-		name, string(settings), StateStopped, time.Now().UnixNano())
+	tx, err := d.w.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, wrap(err, "create crawl")
+	}
+	defer tx.Rollback()
+	now := time.Now().UnixNano()
+	res, err := tx.ExecContext(ctx, `INSERT INTO crawls (name, settings, state, created_at) VALUES (?, ?, ?, ?)`,
+		name, string(settings), StateStopped, now)
 	if err != nil {
 		return 0, wrap(err, "create crawl")
 	}
 	id, err := res.LastInsertId()
-	return id, wrap(err, "create crawl")
+	if err != nil {
+		return 0, wrap(err, "create crawl")
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO cycles (crawl_id, cycle, started_at) VALUES (?, 0, ?)`, id, now); err != nil {
+		return 0, wrap(err, "create crawl")
+	}
+	return id, wrap(tx.Commit(), "create crawl")
 }
 
 func defaultName(seeds []string) string {
@@ -65,7 +78,7 @@ func defaultName(seeds []string) string {
 
 const crawlColumns = `id, name, settings, state, created_at, started_at, finished_at,
     (SELECT count(*) FROM pages p WHERE p.crawl_id = crawls.id),
-    (SELECT coalesce(sum(length), 0) FROM pages p WHERE p.crawl_id = crawls.id)`
+    (SELECT coalesce(sum(length), 0) FROM pages p WHERE p.crawl_id = crawls.id), cycle`
 
 // Crawls lists every crawl, newest first, with its counts.
 func (d *DB) Crawls(ctx context.Context) ([]CrawlInfo, error) {
@@ -114,7 +127,7 @@ func scanCrawl(s scanner) (CrawlInfo, error) {
 	var settings string
 	var created int64
 	var started, finished sql.NullInt64
-	err := s.Scan(&c.ID, &c.Name, &settings, &c.State, &created, &started, &finished, &c.Pages, &c.Bytes)
+	err := s.Scan(&c.ID, &c.Name, &settings, &c.State, &created, &started, &finished, &c.Pages, &c.Bytes, &c.Cycle)
 	if err != nil {
 		return c, err
 	}
@@ -198,6 +211,9 @@ func (d *DB) DeleteCrawl(ctx context.Context, id int64) error {
 		`DELETE FROM pages WHERE crawl_id = ?`,
 		`DELETE FROM errors WHERE crawl_id = ?`,
 		`DELETE FROM urls WHERE crawl_id = ?`,
+		`DELETE FROM page_visits WHERE crawl_id = ?`,
+		`DELETE FROM page_versions WHERE crawl_id = ?`,
+		`DELETE FROM cycles WHERE crawl_id = ?`,
 	} {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return wrap(err, "delete crawl %d", id)

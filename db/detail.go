@@ -14,20 +14,22 @@ import (
 const pageColumns = `url, fp, host, ip, depth, parent, status, final_url, content_type, charset,
     content_encoding, content_length, length, last_modified, expires, etag, title, description,
     keywords, author, robots, text, content_fp, duplicate_of, fetched_at, duration, redirects,
-    resource, err`
+    resource, err, near_group, near_of, near_similarity`
 
 // Page returns everything stored about one page, its redirect chain and
-// its links included, or ErrNotFound.
+// its links included, or ErrNotFound. Its sketch is not read; NearOf is
+// the URL fingerprint of its best near-duplicate match (NearDuplicates
+// lists the group with URLs).
 func (d *DB) Page(ctx context.Context, crawlID, id int64) (*crawl.Page, error) {
 	p := new(crawl.Page)
-	var fp, contentFP, fetched, duration int64
+	var fp, contentFP, fetched, duration, group, nearOf int64
 	var lastMod, expires sql.NullInt64
 	var redirects sql.NullString
 	err := d.r.QueryRowContext(ctx, `SELECT `+pageColumns+` FROM pages WHERE crawl_id = ? AND id = ?`, crawlID, id).Scan(
 		&p.URL, &fp, &p.Host, &p.IP, &p.Depth, &p.Parent, &p.Status, &p.FinalURL, &p.ContentType,
 		&p.Charset, &p.ContentEncoding, &p.ContentLength, &p.Length, &lastMod, &expires, &p.ETag,
 		&p.Title, &p.Description, &p.Keywords, &p.Author, &p.Robots, &p.Text, &contentFP,
-		&p.DuplicateOf, &fetched, &duration, &redirects, &p.Resource, &p.Err)
+		&p.DuplicateOf, &fetched, &duration, &redirects, &p.Resource, &p.Err, &group, &nearOf, &p.NearSimilarity)
 	if err == sql.ErrNoRows {
 		return nil, fmt.Errorf("page %d of crawl %d: %w", id, crawlID, ErrNotFound)
 	}
@@ -35,6 +37,7 @@ func (d *DB) Page(ctx context.Context, crawlID, id int64) (*crawl.Page, error) {
 		return nil, wrap(err, "read page %d", id)
 	}
 	p.FP, p.ContentFP = uint64(fp), uint64(contentFP)
+	p.NearGroup, p.NearOf = uint64(group), uint64(nearOf)
 	p.LastModified, p.Expires = fromSeconds(lastMod), fromSeconds(expires)
 	p.FetchedAt, p.Duration = time.Unix(0, fetched).UTC(), time.Duration(duration)
 	if redirects.Valid {
@@ -157,14 +160,12 @@ WHERE pages_fts MATCH ? AND p.crawl_id = ? ORDER BY rank LIMIT ?`, query, crawlI
 	defer rows.Close()
 	var list []PageRow
 	for rows.Next() {
-		var r PageRow
-		var fetched, contentFP int64
 		var snip sql.NullString
-		if err := rows.Scan(&r.ID, &r.URL, &r.Host, &r.Status, &r.Title, &r.Depth, &r.ContentType, &r.Length,
-			&fetched, &contentFP, &r.DuplicateOf, &r.Err, &snip); err != nil {
+		r, err := scanRow(rows, &snip)
+		if err != nil {
 			return nil, wrap(err, "search")
 		}
-		r.FetchedAt, r.ContentFP, r.Snippet = time.Unix(0, fetched).UTC(), uint64(contentFP), snip.String
+		r.Snippet = snip.String
 		list = append(list, r)
 	}
 	return list, wrap(badQuery(rows.Err(), query), "search")

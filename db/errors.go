@@ -13,7 +13,8 @@ import (
 // write the database matches ErrStorage (the command line exits with code 3
 // for them); ErrNewerSchema, ErrNotDatabase and ErrCannotOpen say more about
 // why Open failed and match ErrStorage too. ErrNotFound and ErrBadQuery are
-// the caller's mistakes, not the database's, and do not.
+// the caller's mistakes, not the database's, and do not; nor does
+// ErrUnfinished, a re-crawl asked of a crawl that has not ended.
 var (
 	ErrStorage     = errors.New("database error")
 	ErrNewerSchema = errors.New("database was made by a newer version of Trawler")
@@ -21,6 +22,7 @@ var (
 	ErrCannotOpen  = errors.New("cannot open or create the database file (does the folder exist, is it writable?)")
 	ErrNotFound    = errors.New("not found")
 	ErrBadQuery    = errors.New("bad search query")
+	ErrUnfinished  = errors.New("the crawl is not done: resume it before a re-crawl")
 )
 
 // IsStorageError reports whether err came from the database itself, as
@@ -41,7 +43,8 @@ func wrap(err error, format string, a ...any) error {
 	}
 	err = fmt.Errorf(format+": %w", append(a, err)...)
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, ErrNotFound) || errors.Is(err, ErrBadQuery) || errors.Is(err, ErrStorage) {
+		errors.Is(err, ErrNotFound) || errors.Is(err, ErrBadQuery) || errors.Is(err, ErrUnfinished) ||
+		errors.Is(err, ErrStorage) {
 		return err
 	}
 	return &storageError{err}

@@ -17,12 +17,15 @@ var CSVHeader = []string{
 	"host", "ip", "parent", "final_url", "charset", "content_encoding", "content_length",
 	"last_modified", "expires", "etag", "description", "keywords", "author", "robots",
 	"duplicate_of", "duration_ms", "resource", "err",
+	"near_group", "near_match", "near_similarity", "change", "cycle",
 }
 
 const exportColumns = `p.url, p.status, p.depth, p.title, p.content_type, p.length, p.fetched_at, p.content_fp,
     p.host, p.ip, p.parent, p.final_url, p.charset, p.content_encoding, p.content_length,
     p.last_modified, p.expires, p.etag, p.description, p.keywords, p.author, p.robots,
-    p.duplicate_of, p.duration, p.resource, p.err`
+    p.duplicate_of, p.duration, p.resource, p.err,
+    p.near_group, coalesce((SELECT m.url FROM pages m WHERE m.crawl_id = p.crawl_id AND m.fp = p.near_of AND p.near_of <> 0), ''),
+    p.near_similarity, p.change, p.cycle`
 
 // progressEvery is how many rows ExportCSV writes between progress calls.
 const progressEvery = 1000
@@ -105,15 +108,23 @@ func scanExport(rows *sql.Rows, rec []string) error {
 	var (
 		url, title, ctype, host, ip, parent, final, charset, enc string
 		etag, desc, keywords, author, robots, dup, errText       string
-		status, depth                                            int
+		nearMatch, change                                        string
+		status, depth, cycle                                     int
 		length, fetched, contentFP, contentLength, duration      int64
+		nearGroup                                                int64
+		nearSimilarity                                           float64
 		lastMod, expires                                         sql.NullInt64
 		resource                                                 bool
 	)
 	if err := rows.Scan(&url, &status, &depth, &title, &ctype, &length, &fetched, &contentFP,
 		&host, &ip, &parent, &final, &charset, &enc, &contentLength, &lastMod, &expires, &etag,
-		&desc, &keywords, &author, &robots, &dup, &duration, &resource, &errText); err != nil {
+		&desc, &keywords, &author, &robots, &dup, &duration, &resource, &errText,
+		&nearGroup, &nearMatch, &nearSimilarity, &change, &cycle); err != nil {
 		return err
+	}
+	similarity := ""
+	if nearMatch != "" {
+		similarity = strconv.FormatFloat(nearSimilarity, 'f', 3, 64)
 	}
 	cells := []string{
 		url, strconv.Itoa(status), strconv.Itoa(depth), title, ctype, strconv.FormatInt(length, 10),
@@ -121,6 +132,7 @@ func scanExport(rows *sql.Rows, rec []string) error {
 		host, ip, parent, final, charset, enc, optionalInt(contentLength),
 		csvTime(fromSeconds(lastMod)), csvTime(fromSeconds(expires)), etag, desc, keywords, author, robots,
 		dup, strconv.FormatInt(duration/int64(time.Millisecond), 10), strconv.FormatBool(resource), errText,
+		nearGroupText(nearGroup), nearMatch, similarity, change, strconv.Itoa(cycle),
 	}
 	for i, c := range cells {
 		rec[i] = SafeCell(c)

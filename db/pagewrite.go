@@ -23,8 +23,8 @@ ORDER BY id LIMIT 1`
 INSERT INTO pages (crawl_id, fp, url, host, ip, depth, parent, status, final_url, content_type,
     charset, content_encoding, content_length, length, last_modified, expires, etag, title,
     description, keywords, author, robots, text, content_fp, duplicate_of, fetched_at, duration,
-    redirects, resource, err)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    redirects, resource, err, cycle, change, sketch, near_group, near_of, near_similarity)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (crawl_id, fp) DO NOTHING`
 	insertLink = `
 INSERT INTO links (page_id, seq, crawl_id, to_url, to_fp, kind, text, nofollow) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
@@ -42,21 +42,33 @@ SELECT 'delete', id, title, text, url FROM pages WHERE `
 
 // pageWriter stores the pages of one batch within its transaction.
 type pageWriter struct {
-	tx                              *sql.Tx
-	crawl                           int64
-	dup, page, link, errRow, finish *sql.Stmt
-	all                             []*sql.Stmt
-	fresh                           []int64 // pages stored by this batch, not yet in the full-text index
+	tx    *sql.Tx
+	crawl int64
+	cycle int      // the crawl's current cycle
+	hist  settings // versions kept, revisit bounds
+	st    statements
+	fresh []int64 // pages stored by this batch, not yet in the full-text index
 }
 
-func newPageWriter(ctx context.Context, tx *sql.Tx, crawlID int64) (*pageWriter, error) {
-	w := &pageWriter{tx: tx, crawl: crawlID}
+// statements are the prepared statements of a pageWriter.
+type statements struct {
+	dup, page, link, errRow, finish  *sql.Stmt
+	prior, prevVisit, visit, stats   *sql.Stmt
+	keepRow, saveVersion, pruneVers *sql.Stmt
+	all                              []*sql.Stmt
+}
+
+func newPageWriter(ctx context.Context, tx *sql.Tx, crawlID int64, cycle int, hist settings) (*pageWriter, error) {
+	w := &pageWriter{tx: tx, crawl: crawlID, cycle: cycle, hist: hist}
 	for _, p := range []struct {
 		dst **sql.Stmt
 		sql string
 	}{
-		{&w.dup, findDup}, {&w.page, insertPage}, {&w.link, insertLink},
-		{&w.errRow, insertError}, {&w.finish, finishURL},
+		{&w.st.dup, findDup}, {&w.st.page, insertPage}, {&w.st.link, insertLink},
+		{&w.st.errRow, insertError}, {&w.st.finish, finishURL},
+		{&w.st.prior, selectPrior}, {&w.st.prevVisit, selectPrevVisit}, {&w.st.visit, upsertVisit},
+		{&w.st.stats, selectVisitStats}, {&w.st.keepRow, updateKeptRow},
+		{&w.st.saveVersion, saveVersion}, {&w.st.pruneVers, pruneVersions},
 	} {
 		st, err := tx.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -64,24 +76,68 @@ func newPageWriter(ctx context.Context, tx *sql.Tx, crawlID int64) (*pageWriter,
 			return nil, wrap(err, "apply batch: prepare")
 		}
 		*p.dst = st
-		w.all = append(w.all, st)
+		w.st.all = append(w.st.all, st)
 	}
 	return w, nil
 }
 
 func (w *pageWriter) close() {
-	for _, st := range w.all {
+	for _, st := range w.st.all {
 		st.Close()
 	}
 }
 
-// write stores one page, its links and error row, and finishes its URL.
+// write stores one page with its visit, and finishes its URL. A page seen
+// before is compared with its previous visit (see classify); a revisit
+// answered 304, or failed for a reason other than 404 or 410, keeps the
+// stored page (its text and links) and updates only what the answer
+// changed. Any other page replaces the stored one, whose text joins the
+// kept versions when it changed.
 func (w *pageWriter) write(ctx context.Context, p *crawl.Page, now int64) error {
+	pr, err := w.lookup(ctx, p.FP)
+	if err != nil {
+		return wrap(err, "store page %s: read its previous visit", p.URL)
+	}
+	v := classify(p, pr.visit)
+	if pr.row != nil && pr.visit != nil && (p.Status == http.StatusNotModified || v.change == crawl.ChangeError) {
+		v.contentFP = pr.row.contentFP
+		if err := w.keep(ctx, p, pr.row.id, v.change, now); err != nil {
+			return wrap(err, "store page %s", p.URL)
+		}
+	} else {
+		if pr.row != nil && pr.row.cycle < w.cycle && (v.change == crawl.ChangeChanged || v.change == crawl.ChangeGone) {
+			if err := w.archive(ctx, p, pr.row, &v); err != nil {
+				return wrap(err, "store page %s: keep the previous version", p.URL)
+			}
+		}
+		if err := w.replace(ctx, p, v.change, now); err != nil {
+			return err
+		}
+	}
+	state := crawl.Done
+	if p.Failed() {
+		state = crawl.Error
+		if _, err := w.st.errRow.ExecContext(ctx, w.crawl, p.URL, p.Status, failure(p), now); err != nil {
+			return wrap(err, "log error of %s", p.URL)
+		}
+	}
+	at := fetchedAt(p, now)
+	due, err := w.record(ctx, p, v, pr.visit != nil, at)
+	if err != nil {
+		return wrap(err, "record the visit of %s", p.URL)
+	}
+	_, err = w.st.finish.ExecContext(ctx, w.crawl, int64(p.FP), p.URL, p.Depth, p.Parent, p.Resource, int(state), now, due)
+	return wrap(err, "finish url %s", p.URL)
+}
+
+// replace stores p as the crawl's page for its URL, in place of any
+// stored one, with its links.
+func (w *pageWriter) replace(ctx context.Context, p *crawl.Page, change crawl.Change, now int64) error {
 	fp := int64(p.FP)
 	dup := p.DuplicateOf
 	if p.ContentFP != 0 {
 		var earlier string
-		err := w.dup.QueryRowContext(ctx, w.crawl, int64(p.ContentFP), fp).Scan(&earlier)
+		err := w.st.dup.QueryRowContext(ctx, w.crawl, int64(p.ContentFP), fp).Scan(&earlier)
 		switch {
 		case err == nil:
 			dup = earlier
@@ -89,10 +145,10 @@ func (w *pageWriter) write(ctx context.Context, p *crawl.Page, now int64) error 
 			return wrap(err, "store page %s: find duplicate", p.URL)
 		}
 	}
-	id, err := w.insert(ctx, p, dup, now)
+	id, err := w.insert(ctx, p, dup, change, now)
 	if err == errExists {
 		if err = w.remove(ctx, fp); err == nil {
-			id, err = w.insert(ctx, p, dup, now)
+			id, err = w.insert(ctx, p, dup, change, now)
 		}
 	}
 	if err != nil {
@@ -100,39 +156,29 @@ func (w *pageWriter) write(ctx context.Context, p *crawl.Page, now int64) error 
 	}
 	w.fresh = append(w.fresh, id)
 	for i, l := range p.Links {
-		_, err := w.link.ExecContext(ctx, id, i, w.crawl, l.URL, int64(rabin.FingerprintString(l.URL)), string(l.Kind), l.Text, l.NoFollow)
+		_, err := w.st.link.ExecContext(ctx, id, i, w.crawl, l.URL, int64(rabin.FingerprintString(l.URL)), string(l.Kind), l.Text, l.NoFollow)
 		if err != nil {
 			return wrap(err, "store links of %s", p.URL)
 		}
 	}
-	state := crawl.Done
-	if p.Failed() {
-		state = crawl.Error
-		if _, err := w.errRow.ExecContext(ctx, w.crawl, p.URL, p.Status, failure(p), now); err != nil {
-			return wrap(err, "log error of %s", p.URL)
-		}
-	}
-	_, err = w.finish.ExecContext(ctx, w.crawl, fp, p.URL, p.Depth, p.Parent, p.Resource, int(state), now)
-	return wrap(err, "finish url %s", p.URL)
+	return nil
 }
 
 // errExists says the crawl already has a page for the URL.
 var errExists = errors.New("page exists")
 
-func (w *pageWriter) insert(ctx context.Context, p *crawl.Page, dup string, now int64) (int64, error) {
-	fetched := p.FetchedAt.UnixNano()
-	if p.FetchedAt.IsZero() {
-		fetched = now
-	}
+func (w *pageWriter) insert(ctx context.Context, p *crawl.Page, dup string, change crawl.Change, now int64) (int64, error) {
 	redirects, err := hopsJSON(p.Redirects)
 	if err != nil {
 		return 0, fmt.Errorf("encode redirects: %w", err)
 	}
-	res, err := w.page.ExecContext(ctx, w.crawl, int64(p.FP), p.URL, p.Host, p.IP, p.Depth, p.Parent, p.Status,
+	sketch, _ := p.Sketch.MarshalBinary()
+	res, err := w.st.page.ExecContext(ctx, w.crawl, int64(p.FP), p.URL, p.Host, p.IP, p.Depth, p.Parent, p.Status,
 		p.FinalURL, p.ContentType, p.Charset, p.ContentEncoding, p.ContentLength, p.Length,
 		unixSeconds(p.LastModified), unixSeconds(p.Expires), p.ETag, p.Title, p.Description,
-		p.Keywords, p.Author, p.Robots, p.Text, int64(p.ContentFP), dup, fetched,
-		int64(p.Duration), redirects, p.Resource, p.Err)
+		p.Keywords, p.Author, p.Robots, p.Text, int64(p.ContentFP), dup, fetchedAt(p, now),
+		int64(p.Duration), redirects, p.Resource, p.Err, w.cycle, string(change), sketch,
+		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity)
 	if err != nil {
 		return 0, err
 	}
@@ -175,6 +221,14 @@ func (w *pageWriter) index(ctx context.Context) error {
 	}
 	_, err = w.tx.ExecContext(ctx, indexPages, string(ids))
 	return wrap(err, "index pages for search")
+}
+
+// fetchedAt is when p was fetched, or now when the engine did not say.
+func fetchedAt(p *crawl.Page, now int64) int64 {
+	if p.FetchedAt.IsZero() {
+		return now
+	}
+	return p.FetchedAt.UnixNano()
 }
 
 // failure is the error log's message for a failed page.

@@ -3,8 +3,10 @@ package db
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/trawler/trawler/crawl"
@@ -14,6 +16,9 @@ import (
 type CrawlStore struct {
 	d  *DB
 	id int64
+
+	mu   sync.Mutex
+	hist *settings // read from the crawl's settings on first use
 }
 
 var _ crawl.Store = (*CrawlStore)(nil)
@@ -42,15 +47,18 @@ WHERE state = 0`
 // finishURL records the outcome of a fetch on its URL row, creating the row
 // if the engine never wrote it (it should have).
 const finishURL = `
-INSERT INTO urls (crawl_id, fp, url, depth, parent, resource, state, discovered_at)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-ON CONFLICT (crawl_id, fp) DO UPDATE SET state = excluded.state, owner = '', leased_at = NULL`
+INSERT INTO urls (crawl_id, fp, url, depth, parent, resource, state, discovered_at, next_due)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+ON CONFLICT (crawl_id, fp) DO UPDATE SET state = excluded.state, owner = '', leased_at = NULL,
+    revisit = 0, next_due = excluded.next_due`
 
 // Apply commits a batch in one transaction: new URLs join the frontier,
-// pages are stored with their links, errors and full-text entry, and their
-// URLs turn done or error. A page whose non-zero ContentFP equals an earlier
-// page's is stored with that page's URL as DuplicateOf; the Page passed in
-// is not modified. A page stored again for the same URL replaces the old.
+// pages are stored with their links, errors and full-text entry, each
+// visit joins the page's history, and their URLs turn done or error. A
+// page whose non-zero ContentFP equals an earlier page's is stored with
+// that page's URL as DuplicateOf; the Page passed in is not modified. A
+// page stored again for the same URL replaces the old, except after a 304
+// or a failed revisit (see History).
 func (s *CrawlStore) Apply(ctx context.Context, owner string, b *crawl.Batch) error {
 	if b == nil || b.Empty() {
 		return nil
@@ -69,7 +77,15 @@ func (s *CrawlStore) Apply(ctx context.Context, owner string, b *crawl.Batch) er
 		return err
 	}
 	if len(b.Pages) > 0 {
-		w, err := newPageWriter(wctx, tx, s.id)
+		hist, err := s.settings(wctx)
+		if err != nil {
+			return err
+		}
+		var cycle int
+		if err := tx.QueryRowContext(wctx, `SELECT cycle FROM crawls WHERE id = ?`, s.id).Scan(&cycle); err != nil {
+			return wrap(err, "apply batch: read the crawl's cycle")
+		}
+		w, err := newPageWriter(wctx, tx, s.id, cycle, hist)
 		if err != nil {
 			return err
 		}
@@ -87,6 +103,22 @@ func (s *CrawlStore) Apply(ctx context.Context, owner string, b *crawl.Batch) er
 		}
 	}
 	return wrap(tx.Commit(), "apply batch: commit")
+}
+
+// settings returns the crawl's settings the store applies, read once.
+func (s *CrawlStore) settings(ctx context.Context) (settings, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.hist != nil {
+		return *s.hist, nil
+	}
+	c, err := s.d.Settings(ctx, s.id)
+	if err != nil {
+		return settings{}, err
+	}
+	h := settingsOf(c)
+	s.hist = &h
+	return h, nil
 }
 
 func (s *CrawlStore) applyNew(ctx context.Context, tx *sql.Tx, owner string, b *crawl.Batch, now int64) error {
@@ -116,11 +148,18 @@ const claimURLs = `
 UPDATE urls SET owner = ?1, leased_at = ?2
 WHERE id IN (SELECT id FROM urls WHERE crawl_id = ?3 AND state = 0 AND owner = ''
              ORDER BY depth %[1]s, id %[1]s LIMIT ?4)
-RETURNING id, url, fp, depth, parent, resource`
+RETURNING id, url, fp, depth, parent, resource, revisit`
+
+// claimValidators reads the validators of the stored pages of revisited
+// URLs (a JSON array of URL fingerprints).
+const claimValidators = `
+SELECT fp, etag, last_modified FROM pages
+WHERE crawl_id = ? AND fp IN (SELECT value FROM json_each(?)) AND (etag <> '' OR last_modified IS NOT NULL)`
 
 // Claim leases up to n waiting, free URLs to owner: breadth-first (and
 // mixed) takes the smallest depth first and, within a depth, the URLs
 // discovered first; depth-first takes the largest depth and the newest.
+// URLs a re-crawl revisits carry their stored page's validators.
 func (s *CrawlStore) Claim(ctx context.Context, owner string, n int, order crawl.Strategy) ([]crawl.Item, error) {
 	if n <= 0 {
 		return nil, nil
@@ -138,26 +177,30 @@ func (s *CrawlStore) Claim(ctx context.Context, owner string, n int, order crawl
 	if err != nil {
 		return nil, wrap(err, "claim urls")
 	}
-	type claimed struct {
-		id   int64
-		item crawl.Item
-	}
 	var got []claimed
+	var revisits []int64
 	for rows.Next() {
 		var c claimed
 		var fp int64
-		if err := rows.Scan(&c.id, &c.item.URL, &fp, &c.item.Depth, &c.item.Parent, &c.item.Resource); err != nil {
+		var revisit bool
+		if err := rows.Scan(&c.id, &c.item.URL, &fp, &c.item.Depth, &c.item.Parent, &c.item.Resource, &revisit); err != nil {
 			rows.Close()
 			return nil, wrap(err, "claim urls: read")
 		}
 		c.item.FP = uint64(fp)
 		got = append(got, c)
+		if revisit {
+			revisits = append(revisits, fp)
+		}
 	}
 	if err := rows.Close(); err != nil {
 		return nil, wrap(err, "claim urls: read")
 	}
 	if err := rows.Err(); err != nil {
 		return nil, wrap(err, "claim urls: read")
+	}
+	if err := s.validators(ctx, tx, got, revisits); err != nil {
+		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, wrap(err, "claim urls: commit")
@@ -177,6 +220,44 @@ func (s *CrawlStore) Claim(ctx context.Context, owner string, n int, order crawl
 		items[i] = c.item
 	}
 	return items, nil
+}
+
+// claimed is one URL Claim leased.
+type claimed struct {
+	id   int64
+	item crawl.Item
+}
+
+// validators gives the claimed URLs that are revisits the ETag and
+// Last-Modified of their stored pages.
+func (s *CrawlStore) validators(ctx context.Context, tx *sql.Tx, got []claimed, revisits []int64) error {
+	if len(revisits) == 0 {
+		return nil
+	}
+	fps, _ := json.Marshal(revisits)
+	rows, err := tx.QueryContext(ctx, claimValidators, s.id, string(fps))
+	if err != nil {
+		return wrap(err, "claim urls: read validators")
+	}
+	defer rows.Close()
+	found := map[uint64]*crawl.Validators{}
+	for rows.Next() {
+		var fp int64
+		var v crawl.Validators
+		var lastMod sql.NullInt64
+		if err := rows.Scan(&fp, &v.ETag, &lastMod); err != nil {
+			return wrap(err, "claim urls: read validators")
+		}
+		v.LastModified = fromSeconds(lastMod)
+		found[uint64(fp)] = &v
+	}
+	if err := rows.Err(); err != nil {
+		return wrap(err, "claim urls: read validators")
+	}
+	for i := range got {
+		got[i].item.Validators = found[got[i].item.FP]
+	}
+	return nil
 }
 
 // Release frees every waiting URL leased to owner.

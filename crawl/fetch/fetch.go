@@ -123,6 +123,16 @@ func (f *Fetcher) Close() { f.transport.CloseIdleConnections() }
 // no Body), a missing file or directory status 404, a refused login 401,
 // success 200. Errors are *Error.
 func (f *Fetcher) Fetch(ctx context.Context, rawURL string, probe bool) (*Response, error) {
+	return f.FetchWith(ctx, rawURL, probe, nil)
+}
+
+// FetchWith is Fetch with extra request headers for this request alone,
+// such as a revisit's If-None-Match and If-Modified-Since: a server that
+// answers 304 Not Modified costs no body (the Response has Status 304 and
+// no Body). They go with every hop of a redirect chain, after
+// Config.Header, and cannot replace User-Agent or Accept-Encoding. FTP
+// ignores them.
+func (f *Fetcher) FetchWith(ctx context.Context, rawURL string, probe bool, header http.Header) (*Response, error) {
 	start := time.Now()
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -141,7 +151,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, probe bool) (*Respon
 	if u.Scheme == "ftp" {
 		r, err = f.fetchFTP(ctx, tctx, u, probe)
 	} else {
-		r, err = f.fetchHTTP(ctx, tctx, u, probe)
+		r, err = f.fetchHTTP(ctx, tctx, u, probe, header)
 	}
 	if err != nil {
 		return nil, err
@@ -152,10 +162,10 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, probe bool) (*Respon
 
 // fetchHTTP runs the redirect loop. parent is the caller's context, ctx the
 // one bounded by the timeout.
-func (f *Fetcher) fetchHTTP(parent, ctx context.Context, u *url.URL, probe bool) (*Response, error) {
+func (f *Fetcher) fetchHTTP(parent, ctx context.Context, u *url.URL, probe bool, header http.Header) (*Response, error) {
 	var hops []Hop
 	for {
-		resp, ip, err := f.get(ctx, u)
+		resp, ip, err := f.get(ctx, u, header)
 		if err != nil {
 			return nil, f.classify(parent, ctx, u.String(), err)
 		}
@@ -212,9 +222,10 @@ func redirectTarget(base *url.URL, loc string) (*url.URL, error) {
 	return next, nil
 }
 
-// get sends one GET for u and returns the response with the address of the
-// connection it came on ("" through a proxy).
-func (f *Fetcher) get(ctx context.Context, u *url.URL) (*http.Response, string, error) {
+// get sends one GET for u, with the extra headers of this request, and
+// returns the response with the address of the connection it came on (""
+// through a proxy).
+func (f *Fetcher) get(ctx context.Context, u *url.URL, header http.Header) (*http.Response, string, error) {
 	var ip string
 	if !f.viaProxy {
 		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: func(ci httptrace.GotConnInfo) {
@@ -230,6 +241,9 @@ func (f *Fetcher) get(ctx context.Context, u *url.URL) (*http.Response, string, 
 	req.Header.Set("Accept", acceptHeader)
 	for k, v := range f.cfg.Header {
 		req.Header[k] = v
+	}
+	for k, v := range header {
+		req.Header[http.CanonicalHeaderKey(k)] = v
 	}
 	req.Header.Set("User-Agent", f.cfg.UserAgent)
 	req.Header.Set("Accept-Encoding", acceptEncoding)

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/secret"
+)
+
+// logPath is the crawl log beside a database: trawler.db → trawler.log.
+func logPath(dbPath string) string {
+	ext := filepath.Ext(dbPath)
+	if ext == ".log" {
+		return dbPath + ".log"
+	}
+	return strings.TrimSuffix(dbPath, ext) + ".log"
+}
+
+// openLog opens the crawl log for appending, as slog text at the crawl's
+// log level. Every password of c is masked before a line reaches the file.
+func openLog(dbPath string, c crawl.Config) (*slog.Logger, io.Closer, error) {
+	path := logPath(dbPath)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open the log %s: %w", path, err)
+	}
+	w := newRedactor(f, c)
+	h := slog.NewTextHandler(w, &slog.HandlerOptions{Level: crawl.SlogLevel(c.LogLevel)})
+	return slog.New(h), f, nil
+}
+
+// redactor masks known secrets in everything written through it: the
+// passwords as they are, URL-escaped, and inside a basic-auth header.
+type redactor struct {
+	w       io.Writer
+	secrets [][]byte
+}
+
+func newRedactor(w io.Writer, c crawl.Config) *redactor {
+	r := &redactor{w: w}
+	add := func(s string) {
+		if s != "" {
+			r.secrets = append(r.secrets, []byte(s))
+		}
+	}
+	for _, pw := range secret.Passwords(c) {
+		add(pw)
+		add(url.PathEscape(pw))
+		add(url.QueryEscape(pw))
+	}
+	for _, a := range c.Auth {
+		if a.Password != "" {
+			add(base64.StdEncoding.EncodeToString([]byte(a.User + ":" + a.Password)))
+		}
+	}
+	return r
+}
+
+// Write masks the secrets in p; slog hands it one whole record at a time.
+func (r *redactor) Write(p []byte) (int, error) {
+	out := p
+	for _, s := range r.secrets {
+		if bytes.Contains(out, s) {
+			out = bytes.ReplaceAll(out, s, []byte("***"))
+		}
+	}
+	if _, err := r.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}

@@ -71,7 +71,7 @@ func runCrawl(args []string, s IO) int {
 	if err != nil {
 		return fail(s, "crawl", &storageError{err})
 	}
-	return runEngine(s, "crawl", d, id, c, *quiet)
+	return onCompletion(s, "crawl", d, id, c, *quiet, runEngine(s, "crawl", d, id, c, *quiet))
 }
 
 func runResume(args []string, s IO) int {
@@ -102,7 +102,7 @@ they are recalled from the keychain, asked for, or read with --password-stdin.`)
 	if err := fillPasswords(s, "resume", &c, pf); err != nil {
 		return fail(s, "resume", err)
 	}
-	return runEngine(s, "resume", d, id, c, *quiet)
+	return onCompletion(s, "resume", d, id, c, *quiet, runEngine(s, "resume", d, id, c, *quiet))
 }
 
 // crawlArg picks the crawl named by args, or the latest unfinished one.

@@ -161,7 +161,7 @@ func (e *Engine) nearDup(ctx context.Context, p *Page) {
 	var s neardup.Sketch
 	switch {
 	case p.Text != "":
-		s = e.nearCfg.Sketch(parse.NormalizeText(p.Text))
+		s = e.nearCfg.Sketch(p.Text) // already normalized (parse.Document.Text, or describe)
 		p.Sketch = s
 	case p.Status == http.StatusNotModified:
 		stored, err := e.store.Sketch(ctx, p.FP)

@@ -5,6 +5,12 @@
 // serves the reads the window and the command line need: keyset-paged
 // browsing, search, detail and CSV export.
 //
+// Re-crawls: a crawl has cycles (BeginRecrawl starts one); every visit of a
+// page is a row of its history (History), its older texts are kept
+// (Versions), and each cycle has a change report (ChangeReport, Changes,
+// ExportChangesCSV). Near-duplicate groups found by the engine are stored
+// with each page (NearDuplicates, PageQuery.NearDuplicates).
+//
 // The file is opened in WAL mode, so readers never wait for the writer.
 // Writes go through one connection, reads through a small pool; nothing is
 // cached in Go memory, and SQLite's page cache is kept modest, so a crawl of

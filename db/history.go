@@ -3,7 +3,9 @@ package db
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/trawler/trawler/crawl"
@@ -14,22 +16,36 @@ import (
 // kept versions.
 const (
 	selectPrior = `
-SELECT id, cycle, content_fp FROM pages WHERE crawl_id = ? AND fp = ?`
+SELECT id, cycle, content_fp, title FROM pages WHERE crawl_id = ? AND fp = ?`
+	// rewriteRow brings a stored page up to date with a new visit, in
+	// place (cheaper than a delete and an insert, which touch every index
+	// of pages). A NULL duplicate_of keeps the stored one.
+	rewriteRow = `
+UPDATE pages SET host = ?, ip = ?, depth = ?, parent = ?, status = ?, final_url = ?, content_type = ?,
+    charset = ?, content_encoding = ?, content_length = ?, length = ?, last_modified = ?, expires = ?,
+    etag = ?, title = ?, description = ?, keywords = ?, author = ?, robots = ?, text = ?, content_fp = ?,
+    duplicate_of = coalesce(?, duplicate_of), fetched_at = ?, duration = ?, redirects = ?, resource = ?,
+    err = ?, cycle = ?, change = ?, sketch = ?, near_group = ?, near_of = ?, near_similarity = ?
+WHERE id = ?`
+	// selectPrevVisit reads a URL's latest visit of an earlier cycle with
+	// the counts of those visits, for the revisit schedule.
 	selectPrevVisit = `
-SELECT status, content_fp, change FROM page_visits
-WHERE crawl_id = ? AND fp = ? AND cycle < ? ORDER BY cycle DESC LIMIT 1`
+SELECT v.status, v.content_fp, v.change, s.n, s.x, s.first FROM page_visits v,
+    (SELECT count(*) AS n, coalesce(sum(changed), 0) AS x, min(at) AS first FROM page_visits
+     WHERE crawl_id = ?1 AND fp = ?2 AND cycle < ?3) s
+WHERE v.crawl_id = ?1 AND v.fp = ?2 AND v.cycle < ?3 ORDER BY v.cycle DESC LIMIT 1`
 	upsertVisit = `
 INSERT INTO page_visits (crawl_id, fp, cycle, at, status, content_fp, length, change, changed, words_added, words_removed)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
 ON CONFLICT (crawl_id, fp, cycle) DO UPDATE SET at = ?4, status = ?5, content_fp = ?6, length = ?7,
     change = ?8, changed = ?9, words_added = ?10, words_removed = ?11`
-	selectVisitStats = `
-SELECT count(*), coalesce(sum(changed), 0), min(at), max(at) FROM page_visits WHERE crawl_id = ? AND fp = ?`
 	// updateKeptRow brings a kept page up to date after a 304 or a failed
-	// revisit: NULL status and err leave them; an empty ETag, NULL date and
-	// zero near-duplicate group leave theirs.
+	// revisit. A 304 (NULL status and err) confirms the stored version, so
+	// a page kept through an earlier failure is ok again. An empty ETag, a
+	// NULL date and a zero near-duplicate group leave the stored ones.
 	updateKeptRow = `
-UPDATE pages SET status = coalesce(?1, status), err = coalesce(?2, err), fetched_at = ?3, duration = ?4,
+UPDATE pages SET status = coalesce(?1, CASE WHEN status >= 400 OR err <> '' THEN 200 ELSE status END),
+    err = coalesce(?2, ''), fetched_at = ?3, duration = ?4,
     cycle = ?5, change = ?6,
     etag = CASE WHEN ?7 <> '' THEN ?7 ELSE etag END,
     last_modified = coalesce(?8, last_modified),
@@ -72,13 +88,17 @@ type priorRow struct {
 	id        int64
 	cycle     int
 	contentFP int64
+	title     string
 }
 
-// priorVisit is a page's latest visit in an earlier cycle.
+// priorVisit is a page's latest visit in an earlier cycle, with the count
+// of those visits (n), how many found a change (x) and the first one's time.
 type priorVisit struct {
 	status    int
 	contentFP int64
 	change    crawl.Change
+	n, x      int
+	first     int64
 }
 
 type prior struct {
@@ -88,8 +108,11 @@ type prior struct {
 
 func (w *pageWriter) lookup(ctx context.Context, fp uint64) (prior, error) {
 	var pr prior
+	if w.cycle == 0 {
+		return pr, nil // no earlier cycle; a page stored again replaces its row
+	}
 	var r priorRow
-	switch err := w.st.prior.QueryRowContext(ctx, w.crawl, int64(fp)).Scan(&r.id, &r.cycle, &r.contentFP); err {
+	switch err := w.st.prior.QueryRowContext(ctx, w.crawl, int64(fp)).Scan(&r.id, &r.cycle, &r.contentFP, &r.title); err {
 	case nil:
 		pr.row = &r
 	case sql.ErrNoRows:
@@ -98,7 +121,7 @@ func (w *pageWriter) lookup(ctx context.Context, fp uint64) (prior, error) {
 		return pr, err
 	}
 	var v priorVisit
-	switch err := w.st.prevVisit.QueryRowContext(ctx, w.crawl, int64(fp), w.cycle).Scan(&v.status, &v.contentFP, &v.change); err {
+	switch err := w.st.prevVisit.QueryRowContext(ctx, w.crawl, int64(fp), w.cycle).Scan(&v.status, &v.contentFP, &v.change, &v.n, &v.x, &v.first); err {
 	case nil:
 		pr.visit = &v
 	case sql.ErrNoRows:
@@ -155,6 +178,43 @@ func (w *pageWriter) keep(ctx context.Context, p *crawl.Page, id int64, change c
 	return err
 }
 
+// rewrite brings the stored page row up to date with p in place, and
+// replaces its links. Its full-text entry is made again only when the
+// title or the text changed.
+func (w *pageWriter) rewrite(ctx context.Context, p *crawl.Page, row *priorRow, change crawl.Change, now int64) error {
+	var dup any
+	if int64(p.ContentFP) != row.contentFP {
+		d, err := w.duplicate(ctx, p)
+		if err != nil {
+			return err
+		}
+		dup = d
+	}
+	if (p.Title != row.title || int64(p.ContentFP) != row.contentFP) && !slices.Contains(w.fresh, row.id) {
+		if _, err := w.tx.ExecContext(ctx, unindexPages+`id = ?`, row.id); err != nil {
+			return err
+		}
+		w.fresh = append(w.fresh, row.id)
+	}
+	redirects, err := hopsJSON(p.Redirects)
+	if err != nil {
+		return fmt.Errorf("encode redirects: %w", err)
+	}
+	sketch, _ := p.Sketch.MarshalBinary()
+	_, err = w.st.rewrite.ExecContext(ctx, p.Host, p.IP, p.Depth, p.Parent, p.Status, p.FinalURL, p.ContentType,
+		p.Charset, p.ContentEncoding, p.ContentLength, p.Length, unixSeconds(p.LastModified), unixSeconds(p.Expires),
+		p.ETag, p.Title, p.Description, p.Keywords, p.Author, p.Robots, p.Text, int64(p.ContentFP), dup,
+		fetchedAt(p, now), int64(p.Duration), redirects, p.Resource, p.Err, w.cycle, string(change), sketch,
+		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, row.id)
+	if err != nil {
+		return err
+	}
+	if _, err := w.tx.ExecContext(ctx, `DELETE FROM links WHERE page_id = ?`, row.id); err != nil {
+		return err
+	}
+	return w.links(ctx, p, row.id)
+}
+
 // archive keeps the stored text of a page about to be replaced as one of
 // its versions, dropping the oldest beyond the crawl's KeepVersions, and
 // measures a change in words.
@@ -173,27 +233,28 @@ func (w *pageWriter) archive(ctx context.Context, p *crawl.Page, row *priorRow, 
 	if _, err := w.st.saveVersion.ExecContext(ctx, row.id); err != nil {
 		return err
 	}
+	if w.cycle < w.hist.keep { // a cycle adds at most one version: no more than cycle are kept yet
+		return nil
+	}
 	_, err := w.st.pruneVers.ExecContext(ctx, w.crawl, int64(p.FP), w.hist.keep-1)
 	return err
 }
 
 // record writes the visit and returns when the URL is next due (Unix
 // nanoseconds) by the revisit schedule, crawl.NextVisit.
-func (w *pageWriter) record(ctx context.Context, p *crawl.Page, v visitRow, revisit bool, at int64) (int64, error) {
+func (w *pageWriter) record(ctx context.Context, p *crawl.Page, v visitRow, prev *priorVisit, at int64) (int64, error) {
 	length := p.Length
 	if p.Status == http.StatusNotModified {
 		length = 0
 	}
 	_, err := w.st.visit.ExecContext(ctx, w.crawl, int64(p.FP), w.cycle, at, p.Status, v.contentFP, length,
 		string(v.change), v.changed, v.added, v.removed)
-	if err != nil || !revisit {
+	if err != nil || prev == nil {
 		return at, err
 	}
-	var s crawl.VisitStats
-	var first, last int64
-	if err := w.st.stats.QueryRowContext(ctx, w.crawl, int64(p.FP)).Scan(&s.Visits, &s.Changes, &first, &last); err != nil {
-		return 0, err
+	s := crawl.VisitStats{Visits: prev.n + 1, Changes: prev.x, First: time.Unix(0, prev.first), Last: time.Unix(0, at)}
+	if v.changed {
+		s.Changes++
 	}
-	s.First, s.Last = time.Unix(0, first), time.Unix(0, last)
 	return crawl.NextVisit(s, w.hist.min, w.hist.max).UnixNano(), nil
 }

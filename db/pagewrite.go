@@ -52,10 +52,11 @@ type pageWriter struct {
 
 // statements are the prepared statements of a pageWriter.
 type statements struct {
-	dup, page, link, errRow, finish  *sql.Stmt
-	prior, prevVisit, visit, stats   *sql.Stmt
-	keepRow, saveVersion, pruneVers *sql.Stmt
-	all                              []*sql.Stmt
+	dup, page, link, errRow, finish *sql.Stmt
+	prior, prevVisit, visit         *sql.Stmt
+	keepRow, rewrite                *sql.Stmt
+	saveVersion, pruneVers          *sql.Stmt
+	all                             []*sql.Stmt
 }
 
 func newPageWriter(ctx context.Context, tx *sql.Tx, crawlID int64, cycle int, hist settings) (*pageWriter, error) {
@@ -67,7 +68,7 @@ func newPageWriter(ctx context.Context, tx *sql.Tx, crawlID int64, cycle int, hi
 		{&w.st.dup, findDup}, {&w.st.page, insertPage}, {&w.st.link, insertLink},
 		{&w.st.errRow, insertError}, {&w.st.finish, finishURL},
 		{&w.st.prior, selectPrior}, {&w.st.prevVisit, selectPrevVisit}, {&w.st.visit, upsertVisit},
-		{&w.st.stats, selectVisitStats}, {&w.st.keepRow, updateKeptRow},
+		{&w.st.keepRow, updateKeptRow}, {&w.st.rewrite, rewriteRow},
 		{&w.st.saveVersion, saveVersion}, {&w.st.pruneVers, pruneVersions},
 	} {
 		st, err := tx.PrepareContext(ctx, p.sql)
@@ -91,27 +92,32 @@ func (w *pageWriter) close() {
 // before is compared with its previous visit (see classify); a revisit
 // answered 304, or failed for a reason other than 404 or 410, keeps the
 // stored page (its text and links) and updates only what the answer
-// changed. Any other page replaces the stored one, whose text joins the
-// kept versions when it changed.
+// changed. Any other visit rewrites the stored page; its old text joins
+// the kept versions when it changed or the page is gone.
 func (w *pageWriter) write(ctx context.Context, p *crawl.Page, now int64) error {
 	pr, err := w.lookup(ctx, p.FP)
 	if err != nil {
 		return wrap(err, "store page %s: read its previous visit", p.URL)
 	}
 	v := classify(p, pr.visit)
-	if pr.row != nil && pr.visit != nil && (p.Status == http.StatusNotModified || v.change == crawl.ChangeError) {
+	switch {
+	case pr.row == nil:
+		if err := w.replace(ctx, p, v.change, now); err != nil {
+			return err
+		}
+	case pr.visit != nil && (p.Status == http.StatusNotModified || v.change == crawl.ChangeError):
 		v.contentFP = pr.row.contentFP
 		if err := w.keep(ctx, p, pr.row.id, v.change, now); err != nil {
 			return wrap(err, "store page %s", p.URL)
 		}
-	} else {
-		if pr.row != nil && pr.row.cycle < w.cycle && (v.change == crawl.ChangeChanged || v.change == crawl.ChangeGone) {
+	default:
+		if pr.row.cycle < w.cycle && (v.change == crawl.ChangeChanged || v.change == crawl.ChangeGone) {
 			if err := w.archive(ctx, p, pr.row, &v); err != nil {
 				return wrap(err, "store page %s: keep the previous version", p.URL)
 			}
 		}
-		if err := w.replace(ctx, p, v.change, now); err != nil {
-			return err
+		if err := w.rewrite(ctx, p, pr.row, v.change, now); err != nil {
+			return wrap(err, "store page %s", p.URL)
 		}
 	}
 	state := crawl.Done
@@ -122,7 +128,7 @@ func (w *pageWriter) write(ctx context.Context, p *crawl.Page, now int64) error 
 		}
 	}
 	at := fetchedAt(p, now)
-	due, err := w.record(ctx, p, v, pr.visit != nil, at)
+	due, err := w.record(ctx, p, v, pr.visit, at)
 	if err != nil {
 		return wrap(err, "record the visit of %s", p.URL)
 	}
@@ -130,20 +136,13 @@ func (w *pageWriter) write(ctx context.Context, p *crawl.Page, now int64) error 
 	return wrap(err, "finish url %s", p.URL)
 }
 
-// replace stores p as the crawl's page for its URL, in place of any
-// stored one, with its links.
+// replace stores p as the crawl's page for its URL, with its links; a page
+// already stored for the URL is deleted first.
 func (w *pageWriter) replace(ctx context.Context, p *crawl.Page, change crawl.Change, now int64) error {
 	fp := int64(p.FP)
-	dup := p.DuplicateOf
-	if p.ContentFP != 0 {
-		var earlier string
-		err := w.st.dup.QueryRowContext(ctx, w.crawl, int64(p.ContentFP), fp).Scan(&earlier)
-		switch {
-		case err == nil:
-			dup = earlier
-		case err != sql.ErrNoRows:
-			return wrap(err, "store page %s: find duplicate", p.URL)
-		}
+	dup, err := w.duplicate(ctx, p)
+	if err != nil {
+		return err
 	}
 	id, err := w.insert(ctx, p, dup, change, now)
 	if err == errExists {
@@ -155,6 +154,28 @@ func (w *pageWriter) replace(ctx context.Context, p *crawl.Page, change crawl.Ch
 		return wrap(err, "store page %s", p.URL)
 	}
 	w.fresh = append(w.fresh, id)
+	return w.links(ctx, p, id)
+}
+
+// duplicate returns the URL of an earlier page with p's text, or
+// p.DuplicateOf.
+func (w *pageWriter) duplicate(ctx context.Context, p *crawl.Page) (string, error) {
+	if p.ContentFP == 0 {
+		return p.DuplicateOf, nil
+	}
+	var earlier string
+	switch err := w.st.dup.QueryRowContext(ctx, w.crawl, int64(p.ContentFP), int64(p.FP)).Scan(&earlier); err {
+	case nil:
+		return earlier, nil
+	case sql.ErrNoRows:
+		return p.DuplicateOf, nil
+	default:
+		return "", wrap(err, "store page %s: find duplicate", p.URL)
+	}
+}
+
+// links stores the references found on p, stored as page id.
+func (w *pageWriter) links(ctx context.Context, p *crawl.Page, id int64) error {
 	for i, l := range p.Links {
 		_, err := w.st.link.ExecContext(ctx, id, i, w.crawl, l.URL, int64(rabin.FingerprintString(l.URL)), string(l.Kind), l.Text, l.NoFollow)
 		if err != nil {

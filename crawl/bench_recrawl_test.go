@@ -1,0 +1,217 @@
+package crawl_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/fetch"
+	"github.com/trawler/trawler/crawl/neardup"
+	"github.com/trawler/trawler/crawl/parse"
+	"github.com/trawler/trawler/crawl/testsite"
+	"github.com/trawler/trawler/db"
+)
+
+// benchPages is the size of the near-duplicate benchmarks' site.
+const benchPages = 10_000
+
+// BenchmarkNearDupShare measures, page by page over a 10,000-page site
+// whose pages have a template's markup (testsite.Changing.Chrome, about
+// 16 KB of HTML and 3 KB of text), what the crawler spends to fetch and
+// parse a page (with the text normalized, as the engine does for its
+// fingerprint) and what near-duplicate detection adds to it (the sketch
+// and the index lookup), and reports the second as a share of the first.
+// Fetching is over loopback from a server in the same process, so its
+// time includes the server's. One op is the whole site.
+func BenchmarkNearDupShare(b *testing.B) {
+	site := &testsite.Changing{Pages: benchPages, Chrome: true}
+	site.SetCycle(0)
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	f, err := fetch.New(fetch.Config{UserAgent: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	cfg := neardup.DefaultConfig()
+	texts := make([]string, benchPages)
+	var fetchParse, sketch time.Duration
+	for b.Loop() {
+		start := time.Now()
+		for i := range benchPages {
+			r, err := f.Fetch(context.Background(), srv.URL+testsite.URLPath(i), false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			doc, err := parse.HTML(r.Body)
+			if err != nil {
+				b.Fatal(err)
+			}
+			texts[i] = parse.NormalizeText(doc.Text)
+		}
+		fetchParse += time.Since(start)
+		start = time.Now()
+		idx := neardup.NewIndex(cfg)
+		for i, t := range texts {
+			idx.Add(uint64(i), cfg.Sketch(t))
+		}
+		sketch += time.Since(start)
+	}
+	n := float64(b.N * benchPages)
+	b.ReportMetric(float64(fetchParse.Microseconds())/n, "fetch+parse-µs/page")
+	b.ReportMetric(float64(sketch.Microseconds())/n, "sketch+index-µs/page")
+	b.ReportMetric(100*sketch.Seconds()/fetchParse.Seconds(), "sketch-%")
+}
+
+// BenchmarkCrawlNearDup crawls the 10,000-page site (with Chrome) into SQLite with
+// near-duplicate detection on and off, and reports the process's CPU time
+// and peak resident memory (Linux) per crawl.
+func BenchmarkCrawlNearDup(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		b.Run("near="+strconv.FormatBool(on), func(b *testing.B) {
+			var cpu time.Duration
+			var rss int64
+			for b.Loop() {
+				b.StopTimer()
+				site := &testsite.Changing{Pages: benchPages, Chrome: true}
+				site.SetCycle(0)
+				srv := httptest.NewServer(site)
+				h := benchHarness(b, srv.URL+"/", on)
+				resetPeakRSS()
+				before := cpuTime()
+				b.StartTimer()
+				p := h.run(b)
+				b.StopTimer()
+				cpu += cpuTime() - before
+				rss = max(rss, peakRSS())
+				srv.Close()
+				if p.Done != benchPages {
+					b.Fatalf("crawled %d pages", p.Done)
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/crawl")
+			b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MiB")
+		})
+	}
+}
+
+// BenchmarkRecrawl crawls a 5,000-page site, changes 10 % of its pages
+// (and drops 5 %, adds 5 %), and re-crawls it: seconds and body bytes the
+// server sent, for the first crawl and for the re-crawl, with the server
+// answering at once and after 5 ms (a near network).
+func BenchmarkRecrawl(b *testing.B) {
+	for _, latency := range []time.Duration{0, 5 * time.Millisecond} {
+		b.Run("latency="+latency.String(), func(b *testing.B) {
+			for b.Loop() {
+				recrawlOnce(b, latency)
+			}
+		})
+	}
+}
+
+func recrawlOnce(b *testing.B, latency time.Duration) {
+	b.StopTimer()
+	site := &testsite.Changing{Pages: 5000, Latency: latency}
+	site.SetCycle(0)
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	h := benchHarness(b, srv.URL+"/", true)
+	b.StartTimer()
+	start := time.Now()
+	h.run(b)
+	first, firstBytes := time.Since(start), site.TotalSent()
+	site.SetCycle(1)
+	ctx := context.Background()
+	if err := h.db.SetState(ctx, h.id, db.StateDone); err != nil {
+		b.Fatal(err)
+	}
+	if _, _, err := h.db.BeginRecrawl(ctx, h.id, false, time.Now()); err != nil {
+		b.Fatal(err)
+	}
+	start = time.Now()
+	h.run(b)
+	again, againBytes := time.Since(start), site.TotalSent()
+	b.StopTimer()
+	r, err := h.db.ChangeReport(ctx, h.id, 1)
+	if err != nil || r.Changed != 500 || r.New != 250 || r.Gone != 250 {
+		b.Fatalf("report %+v, %v", r, err)
+	}
+	b.ReportMetric(first.Seconds(), "first-s")
+	b.ReportMetric(float64(firstBytes)/1e6, "first-MB")
+	b.ReportMetric(again.Seconds(), "recrawl-s")
+	b.ReportMetric(float64(againBytes)/1e6, "recrawl-MB")
+	b.ReportMetric(float64(r.NotModified), "not-modified")
+	b.StartTimer()
+}
+
+type benchCrawl struct {
+	db  *db.DB
+	id  int64
+	cfg crawl.Config
+}
+
+func benchHarness(b *testing.B, seed string, near bool) *benchCrawl {
+	b.Helper()
+	d, err := db.Open(filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { d.Close() })
+	c := crawl.DefaultConfig()
+	c.Seeds, c.Threads, c.Depth, c.Robots = []string{seed}, 8, 100, false
+	if !near {
+		c.NearThreshold = 0
+	}
+	id, err := d.CreateCrawl(context.Background(), "bench", c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &benchCrawl{db: d, id: id, cfg: c}
+}
+
+func (h *benchCrawl) run(b *testing.B) crawl.Progress {
+	e, err := crawl.New(h.cfg, h.db.Crawl(h.id))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := e.Run(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	return e.Progress()
+}
+
+// cpuTime is the user and system CPU time of the process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// resetPeakRSS restarts the kernel's high-water mark of resident memory
+// (Linux only).
+func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// peakRSS reads the process's peak resident memory in bytes (Linux VmHWM), or 0.
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}

@@ -1,0 +1,168 @@
+package browse
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/dustin/go-humanize"
+	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/db"
+)
+
+// LinkLimit bounds the inlinks and duplicates the detail pane lists.
+const LinkLimit = 500
+
+// Field is one labelled value of the detail pane.
+type Field struct {
+	Label, Value string
+}
+
+// Detail is everything the detail pane shows about one page.
+type Detail struct {
+	ID         int64
+	Page       *crawl.Page
+	Before     []Field // known before the download (paper 003 table 1)
+	After      []Field // learnt from it (paper 003 table 2)
+	Inlinks    []db.LinkRow
+	Duplicates []db.PageRow // other pages with the same text
+}
+
+// LoadDetail reads page id of a crawl with its inlinks and duplicates.
+func LoadDetail(ctx context.Context, d *db.DB, crawlID, id int64) (*Detail, error) {
+	p, err := d.Page(ctx, crawlID, id)
+	if err != nil {
+		return nil, fmt.Errorf("read page %d: %w", id, err)
+	}
+	det := &Detail{ID: id, Page: p, Before: beforeFields(p), After: afterFields(p)}
+	if det.Inlinks, err = d.Inlinks(ctx, crawlID, p.URL, LinkLimit); err != nil {
+		return nil, fmt.Errorf("read links to %s: %w", p.URL, err)
+	}
+	if p.ContentFP != 0 {
+		dups, err := d.Duplicates(ctx, crawlID, p.ContentFP, LinkLimit)
+		if err != nil {
+			return nil, fmt.Errorf("find duplicates of %s: %w", p.URL, err)
+		}
+		for _, r := range dups {
+			if r.ID != id {
+				det.Duplicates = append(det.Duplicates, r)
+			}
+		}
+	}
+	return det, nil
+}
+
+func beforeFields(p *crawl.Page) []Field {
+	return []Field{
+		{"URL", p.URL},
+		{"Fingerprint", fmt.Sprintf("%016x", p.FP)},
+		{"Host", p.Host},
+		{"IP address", p.IP},
+		{"Depth", strconv.Itoa(p.Depth)},
+		{"Found on", p.Parent},
+	}
+}
+
+func afterFields(p *crawl.Page) []Field {
+	return []Field{
+		{"Status", statusText(p.Status)},
+		{"Error", p.Err},
+		{"Final URL", p.FinalURL},
+		{"Content type", p.ContentType},
+		{"Charset", p.Charset},
+		{"Content encoding", p.ContentEncoding},
+		{"Content length", contentLength(p.ContentLength)},
+		{"Body size", humanize.IBytes(uint64(max(0, p.Length)))},
+		{"Last modified", timeText(p.LastModified)},
+		{"Expires", timeText(p.Expires)},
+		{"ETag", p.ETag},
+		{"Title", p.Title},
+		{"Description", p.Description},
+		{"Keywords", p.Keywords},
+		{"Author", p.Author},
+		{"Robots", p.Robots},
+		{"Text fingerprint", fingerprint(p.ContentFP)},
+		{"Duplicate of", p.DuplicateOf},
+		{"Fetched at", timeText(p.FetchedAt)},
+		{"Download time", p.Duration.Round(time.Millisecond).String()},
+		{"Fetched as", fetchedAs(p.Resource)},
+	}
+}
+
+func statusText(s int) string {
+	if s == 0 {
+		return "no response"
+	}
+	return strconv.Itoa(s)
+}
+
+func contentLength(n int64) string {
+	if n < 0 {
+		return "not sent"
+	}
+	return humanize.Comma(n) + " bytes"
+}
+
+func timeText(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+func fingerprint(fp uint64) string {
+	if fp == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%016x", fp)
+}
+
+func fetchedAs(resource bool) string {
+	if resource {
+		return "resource (status, type and size only)"
+	}
+	return "page"
+}
+
+// Facets are the values the filter drop-downs offer for a crawl.
+type Facets struct {
+	Hosts, Types []db.Facet
+}
+
+// LoadFacets reads the hosts and media types of a crawl's pages.
+func LoadFacets(ctx context.Context, d *db.DB, crawlID int64) (Facets, error) {
+	var f Facets
+	var err error
+	if f.Hosts, err = d.Hosts(ctx, crawlID); err != nil {
+		return f, fmt.Errorf("list hosts: %w", err)
+	}
+	if f.Types, err = d.ContentTypes(ctx, crawlID); err != nil {
+		return f, fmt.Errorf("list content types: %w", err)
+	}
+	return f, nil
+}
+
+// Export writes the pages q selects (all of them, in q's order) as CSV to
+// w, with the command line's columns and escaping. progress, if not nil,
+// gets the rows written and the rows to write as it goes.
+func Export(ctx context.Context, d *db.DB, w io.Writer, q db.PageQuery, progress func(done, total int)) (int, error) {
+	q.After, q.Limit = nil, 0
+	total, err := d.CountPages(ctx, q)
+	if err != nil {
+		return 0, fmt.Errorf("count the pages to export: %w", err)
+	}
+	if progress != nil {
+		progress(0, total)
+	}
+	n, err := d.ExportCSV(ctx, w, q, func(done int) {
+		if progress != nil {
+			progress(done, max(total, done))
+		}
+	})
+	if err != nil {
+		return n, fmt.Errorf("export %d pages: %w", total, err)
+	}
+	return n, nil
+}

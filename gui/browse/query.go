@@ -1,0 +1,142 @@
+package browse
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/trawler/trawler/db"
+)
+
+// Filters are the Results screen's filter controls as chosen.
+type Filters struct {
+	Status string // one of StatusChoices
+	Type   string // media type, "" for any
+	Host   string // host:port, "" for any
+	Depth  string // a number, "" for any
+	Search string // as typed
+}
+
+// StatusChoices are the status-class filter's choices, "Any status" first.
+var StatusChoices = []string{"Any status", "2xx success", "3xx redirect", "4xx client error", "5xx server error", "No response"}
+
+func statusClass(choice string) int {
+	for i, c := range StatusChoices {
+		if c == choice {
+			switch i {
+			case 0:
+				return 0
+			case len(StatusChoices) - 1:
+				return -1
+			default:
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// Query builds the listing of crawl for the filters, sorted by sort.
+func (f Filters) Query(crawl int64, sort db.SortKey, desc bool) db.PageQuery {
+	q := db.PageQuery{
+		Crawl:       crawl,
+		StatusClass: statusClass(f.Status),
+		ContentType: f.Type,
+		Host:        f.Host,
+		Search:      SearchQuery(f.Search),
+		Sort:        sort,
+		Desc:        desc,
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(f.Depth)); err == nil && n >= 0 {
+		q.Depth = &n
+	}
+	return q
+}
+
+// SearchQuery turns what the user typed into a full-text query. Plain
+// words match as prefixes, all of them required ("craw fing" finds
+// "crawler fingerprint"); text using the query language itself (quotes,
+// AND, OR, NOT, NEAR, column:, *, parentheses) is passed through as typed.
+func SearchQuery(typed string) string {
+	typed = strings.TrimSpace(typed)
+	if typed == "" {
+		return ""
+	}
+	if strings.ContainsAny(typed, `"*:()^`) {
+		return typed
+	}
+	words := strings.Fields(typed)
+	for _, w := range words {
+		switch w {
+		case "AND", "OR", "NOT", "NEAR":
+			return typed
+		}
+	}
+	for i, w := range words {
+		words[i] = `"` + w + `"*`
+	}
+	return strings.Join(words, " ")
+}
+
+// Span is a piece of a search snippet; Match marks the words that matched.
+type Span struct {
+	Text  string
+	Match bool
+}
+
+// Spans splits a snippet whose matches are inside [ and ] (as db marks
+// them) into plain and matching pieces.
+func Spans(snippet string) []Span {
+	var out []Span
+	for snippet != "" {
+		open := strings.IndexByte(snippet, '[')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(snippet[open:], ']')
+		if end < 0 {
+			break
+		}
+		if open > 0 {
+			out = append(out, Span{Text: snippet[:open]})
+		}
+		if m := snippet[open+1 : open+end]; m != "" {
+			out = append(out, Span{Text: m, Match: true})
+		}
+		snippet = snippet[open+end+1:]
+	}
+	if snippet != "" {
+		out = append(out, Span{Text: snippet})
+	}
+	return out
+}
+
+// Fit shortens spans to width, cutting the span that crosses it and ending
+// with "…"; measure gives a span's width. Whole runes are kept.
+func Fit(spans []Span, width float32, measure func(Span) float32) []Span {
+	var out []Span
+	used := float32(0)
+	for _, sp := range spans {
+		w := measure(sp)
+		if used+w <= width {
+			out = append(out, sp)
+			used += w
+			continue
+		}
+		room := width - used - measure(Span{Text: "…"})
+		r := []rune(sp.Text)
+		lo, hi := 0, len(r) // the longest prefix that fits is r[:lo]
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if measure(Span{Text: string(r[:mid]), Match: sp.Match}) <= room {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		if lo > 0 {
+			out = append(out, Span{Text: string(r[:lo]), Match: sp.Match})
+		}
+		return append(out, Span{Text: "…"})
+	}
+	return out
+}

@@ -1,0 +1,260 @@
+package gui
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/testsite"
+	"github.com/trawler/trawler/db"
+	"github.com/trawler/trawler/gui/form"
+	"github.com/trawler/trawler/gui/internal/fixture"
+)
+
+// deepWalk calls fn for o and everything drawn inside it, widgets'
+// renderers included.
+func deepWalk(o fyne.CanvasObject, fn func(fyne.CanvasObject)) {
+	fn(o)
+	switch v := o.(type) {
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			deepWalk(c, fn)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(v).Objects() {
+			deepWalk(c, fn)
+		}
+	}
+}
+
+// overlay returns the dialog on top of the window, failing when there is none.
+func (h *harness) overlay() fyne.CanvasObject {
+	h.t.Helper()
+	top := h.win.Canvas().Overlays().Top()
+	if top == nil {
+		h.t.Fatal("no dialog is shown")
+	}
+	return top
+}
+
+// dialogSays reports whether the top dialog shows text somewhere.
+func (h *harness) dialogSays(text string) bool {
+	found := false
+	deepWalk(h.overlay(), func(o fyne.CanvasObject) {
+		switch v := o.(type) {
+		case *widget.Label:
+			found = found || strings.Contains(v.Text, text)
+		case *widget.RichText:
+			found = found || strings.Contains(v.String(), text)
+		case *canvas.Text:
+			found = found || strings.Contains(v.Text, text)
+		}
+	})
+	return found
+}
+
+// press taps the button labelled text in the top dialog.
+func (h *harness) press(text string) {
+	h.t.Helper()
+	var btn *widget.Button
+	deepWalk(h.overlay(), func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Text == text && btn == nil {
+			btn = b
+		}
+	})
+	if btn == nil {
+		h.t.Fatalf("no %q button in the dialog", text)
+	}
+	test.Tap(btn)
+}
+
+// dialogEntries returns the entries of the top dialog.
+func (h *harness) dialogEntries() []*widget.Entry {
+	var list []*widget.Entry
+	deepWalk(h.overlay(), func(o fyne.CanvasObject) {
+		if e, ok := o.(*widget.Entry); ok {
+			list = append(list, e)
+		}
+	})
+	return list
+}
+
+func (h *harness) selectCrawl(name string) db.CrawlInfo {
+	h.t.Helper()
+	cs := h.ui.crawls
+	for i, c := range cs.list {
+		if c.Name == name {
+			cs.table.Select(widget.TableCellID{Row: i, Col: 0})
+			return c
+		}
+	}
+	h.t.Fatalf("no crawl %q in the list", name)
+	return db.CrawlInfo{}
+}
+
+func TestCrawlsRenameDeleteReuse(t *testing.T) {
+	d := fixture.OpenDB(t)
+	fixture.Crawl(t, d, "first", 30)
+	id := fixture.Crawl(t, d, "second", 40)
+	h := newHarness(t, d)
+	cs := h.ui.crawls
+	h.until("the list", func() bool { return len(cs.list) == 2 })
+	if !cs.open.Disabled() {
+		t.Error("Open is on with no crawl selected")
+	}
+
+	h.selectCrawl("second")
+	test.Tap(cs.rename)
+	entries := h.dialogEntries()
+	if len(entries) != 1 || entries[0].Text != "second" {
+		t.Fatalf("rename dialog entries %v", entries)
+	}
+	entries[0].SetText("renamed")
+	h.press("Rename")
+	h.until("the new name", func() bool { return len(cs.list) == 2 && cs.list[0].Name == "renamed" })
+
+	h.selectCrawl("first")
+	test.Tap(cs.remove)
+	if !h.dialogSays(`Delete "first" and its 30 pages`) {
+		t.Error("the delete dialog does not say what goes")
+	}
+	h.press("No")
+	if info, err := d.CrawlInfo(context.Background(), id-1); err != nil || info.Name != "first" {
+		t.Fatalf("No deleted the crawl: %v", err)
+	}
+	h.selectCrawl("first")
+	test.Tap(cs.remove)
+	h.press("Yes")
+	h.until("one crawl left", func() bool { return len(cs.list) == 1 })
+	if _, err := d.CrawlInfo(context.Background(), id-1); !errors.Is(err, db.ErrNotFound) {
+		t.Errorf("deleted crawl still there: %v", err)
+	}
+
+	h.selectCrawl("renamed")
+	test.Tap(cs.reuse)
+	if h.ui.tabs.SelectedIndex() != tabNewCrawl || h.ui.newCrawl.seeds.Text != "http://www.example.test/page/0" {
+		t.Errorf("Use its settings: tab %d, seeds %q", h.ui.tabs.SelectedIndex(), h.ui.newCrawl.seeds.Text)
+	}
+	h.selectCrawl("renamed")
+	test.Tap(cs.open)
+	if h.ui.crawl != id || h.win.Title() != "renamed — Trawler" {
+		t.Errorf("Open: crawl %d, title %q", h.ui.crawl, h.win.Title())
+	}
+}
+
+// TestResumeAsksForPasswords resumes a stopped crawl whose settings name a
+// sign-in: the password is asked again, since it was never stored.
+func TestResumeAsksForPasswords(t *testing.T) {
+	d := fixture.OpenDB(t)
+	seed := fixture.Serve(t, &testsite.Site{Pages: 50, OutDegree: 3})
+	cfg := crawl.DefaultConfig()
+	cfg.Seeds = []string{seed}
+	cfg.Auth = []crawl.HostAuth{{Host: "127.0.0.1", User: "me", Password: "secret"}}
+	id, err := d.CreateCrawl(context.Background(), "signed in", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, d)
+	cs := h.ui.crawls
+	h.until("the list", func() bool { return len(cs.list) == 1 })
+	h.selectCrawl("signed in")
+	test.Tap(cs.resume)
+	if !h.dialogSays("me @ 127.0.0.1") || len(h.dialogEntries()) != 1 || !h.dialogEntries()[0].Password {
+		t.Fatal("no password asked")
+	}
+	h.dialogEntries()[0].SetText("secret")
+	h.press("Resume")
+	if h.ui.session == nil || h.ui.session.ID != id {
+		t.Fatal("the crawl did not resume")
+	}
+	h.crawlDone()
+	if info, _ := d.CrawlInfo(context.Background(), id); info.State != db.StateDone || info.Pages != 50 {
+		t.Errorf("after resuming: %+v", info)
+	}
+}
+
+func TestShortcuts(t *testing.T) {
+	d := fixture.OpenDB(t)
+	id := fixture.Crawl(t, d, "example", 10)
+	h := newHarness(t, d)
+	h.ui.tabs.SelectIndex(tabCrawls)
+	h.shortcut(fyne.KeyN)
+	if h.ui.tabs.SelectedIndex() != tabNewCrawl || h.win.Canvas().Focused() != h.ui.newCrawl.seeds {
+		t.Error("Ctrl+N did not focus the seeds box")
+	}
+	for key, tab := range map[fyne.KeyName]int{fyne.Key2: tabLive, fyne.Key3: tabResults, fyne.Key4: tabCrawls, fyne.Key1: tabNewCrawl} {
+		h.shortcut(key)
+		if h.ui.tabs.SelectedIndex() != tab {
+			t.Errorf("Ctrl+%s shows tab %d, want %d", key, h.ui.tabs.SelectedIndex(), tab)
+		}
+	}
+	h.shortcut(fyne.KeyE)
+	if !h.dialogSays("no crawl is open") {
+		t.Error("Ctrl+E with no crawl open does not say why it cannot export")
+	}
+	h.press("OK")
+	h.ui.openCrawl(id, "example")
+	h.shortcut(fyne.KeyE)
+	if !h.dialogSays("current view") {
+		t.Error("Ctrl+E did not ask what to export")
+	}
+	h.press("Cancel")
+	h.shortcut(fyne.KeyO)
+	if h.win.Canvas().Overlays().Top() == nil {
+		t.Error("Ctrl+O showed no file dialog")
+	}
+	h.shortcut(fyne.KeyW)
+	if !h.closed {
+		t.Error("Ctrl+W did not close the window with no crawl running")
+	}
+}
+
+func TestOpenDatabaseShowsTheCause(t *testing.T) {
+	h := newHarness(t, fixture.OpenDB(t))
+	bad := filepath.Join(t.TempDir(), "notes.db")
+	if err := os.WriteFile(bad, []byte("these are my notes, not a database\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.ui.openDatabase(bad)
+	h.until("an error dialog", func() bool { return h.win.Canvas().Overlays().Top() != nil })
+	if !h.dialogSays("not a Trawler database") && !h.dialogSays("notes.db") {
+		t.Error("the error does not say what is wrong")
+	}
+	h.press("OK")
+
+	other := filepath.Join(t.TempDir(), "other")
+	h.ui.openDatabase(other)
+	h.until("the new database", func() bool { return h.ui.d != nil && h.ui.d.Path() == other+".db" })
+	if h.win.Title() != "other.db — Trawler" || h.ui.tabs.SelectedIndex() != tabCrawls {
+		t.Errorf("title %q, tab %d", h.win.Title(), h.ui.tabs.SelectedIndex())
+	}
+	h.until("the empty list", func() bool { return h.ui.crawls.loaded && len(h.ui.crawls.list) == 0 && h.ui.crawls.empty.Visible() })
+}
+
+// TestFormRemembered checks that a new window shows the form as it was
+// when the last crawl started.
+func TestFormRemembered(t *testing.T) {
+	h := newHarness(t, fixture.OpenDB(t))
+	f := form.Defaults()
+	f.Seeds, f.Threads, f.Strategy, f.Mix, f.Include = "http://127.0.0.1:9/", "17", "mixed", 0.3, "/docs/"
+	form.Save(h.ui.app.Preferences(), f)
+	again := New(h.ui.app, test.NewTempWindow(t, widget.NewLabel("")), nil, Options{Do: h.loop.Do, TimeText: fixedTime})
+	nc := again.newCrawl
+	if nc.seeds.Text != f.Seeds || nc.threads.Text != "17" || nc.strategy.Selected != "mixed" || nc.mix.Value != 0.3 ||
+		nc.adv.include.Text != "/docs/" {
+		t.Errorf("form not restored: %+v", nc.read())
+	}
+	if !nc.start.Disabled() || !strings.Contains(nc.why.Text, "No database is open") {
+		t.Errorf("Start with no database: disabled %v, %q", nc.start.Disabled(), nc.why.Text)
+	}
+	again.results.close()
+}

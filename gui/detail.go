@@ -1,0 +1,196 @@
+package gui
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/trawler/trawler/gui/browse"
+)
+
+// previewChars is how much of a page's text the detail pane shows.
+const previewChars = 3000
+
+// listCap is how many links of each kind the pane lists.
+const listCap = 200
+
+// detailPane shows everything stored about the selected page.
+type detailPane struct {
+	ui      *UI
+	content fyne.CanvasObject
+	empty   fyne.CanvasObject
+	body    *fyne.Container
+	scroll  *container.Scroll
+	want    int64 // page asked for last
+	shown   *browse.Detail
+}
+
+func newDetailPane(ui *UI) *detailPane {
+	p := &detailPane{ui: ui, body: container.NewVBox()}
+	p.empty = emptyState("No page selected", "Select a row to see everything Trawler stored about the page.")
+	p.scroll = container.NewVScroll(p.body)
+	p.scroll.Hide()
+	p.content = container.NewStack(p.empty, p.scroll)
+	return p
+}
+
+func (p *detailPane) clear() {
+	p.want, p.shown = 0, nil
+	p.body.RemoveAll()
+	p.scroll.Hide()
+	p.empty.Show()
+}
+
+// load reads page id of crawl and shows it.
+func (p *detailPane) load(crawl, id int64) {
+	p.want = id
+	d := p.ui.d
+	background(p.ui, func() (*browse.Detail, error) {
+		return browse.LoadDetail(context.Background(), d, crawl, id)
+	}, func(det *browse.Detail, err error) {
+		if p.want != id {
+			return
+		}
+		if err != nil {
+			p.ui.showError(err)
+			return
+		}
+		p.show(det)
+	})
+}
+
+func (p *detailPane) show(det *browse.Detail) {
+	p.shown = det
+	pg := det.Page
+	p.body.RemoveAll()
+	title := pg.Title
+	if title == "" {
+		title = "(no title)"
+	}
+	t := heading(title)
+	t.Wrapping = fyne.TextWrapWord
+	open := widget.NewButtonWithIcon("Open in browser", theme.ComputerIcon(), func() { p.openInBrowser(pg.URL) })
+	cp := widget.NewButtonWithIcon("Copy URL", theme.ContentCopyIcon(), func() { p.ui.app.Clipboard().SetContent(pg.URL) })
+	p.body.Add(t)
+	p.body.Add(wrapped(pg.URL))
+	p.body.Add(container.NewHBox(open, cp))
+	p.section("Before the download", fieldGrid(det.Before))
+	p.section("What the download told", fieldGrid(det.After))
+	var hops []string
+	for _, h := range pg.Redirects {
+		hops = append(hops, fmt.Sprintf("%d  %s", h.Status, h.URL))
+	}
+	if len(hops) > 0 {
+		hops = append(hops, "→  "+pg.FinalURL)
+	}
+	p.section("Redirect chain", lines(hops, "no redirects"))
+	var outs []string
+	for _, l := range pg.Links {
+		outs = append(outs, linkText(l.URL, l.Text, string(l.Kind), l.NoFollow))
+	}
+	p.section(fmt.Sprintf("Outlinks (%d)", len(pg.Links)), lines(outs, "no links on this page"))
+	var ins []string
+	for _, l := range det.Inlinks {
+		ins = append(ins, linkText(l.From, l.Text, string(l.Kind), false))
+	}
+	p.section(fmt.Sprintf("Inlinks (%d)", len(det.Inlinks)), lines(ins, "no stored page links here"))
+	var dups []string
+	for _, r := range det.Duplicates {
+		dups = append(dups, r.URL)
+	}
+	p.section(fmt.Sprintf("Same text as this page (%d)", len(dups)), lines(dups, "no other page has the same text"))
+	text := pg.Text
+	if r := []rune(text); len(r) > previewChars {
+		text = string(r[:previewChars]) + "…"
+	}
+	if text == "" {
+		text = "no text"
+	}
+	p.section("Text", wrapped(text))
+	p.empty.Hide()
+	p.scroll.Show()
+	p.scroll.ScrollToTop()
+}
+
+func (p *detailPane) section(name string, content fyne.CanvasObject) {
+	p.body.Add(widget.NewSeparator())
+	h := widget.NewLabel(name)
+	h.TextStyle.Bold = true
+	p.body.Add(h)
+	p.body.Add(content)
+}
+
+func (p *detailPane) openInBrowser(raw string) {
+	u, err := url.Parse(raw)
+	if err == nil {
+		err = p.ui.app.OpenURL(u)
+	}
+	if err != nil {
+		p.ui.showError(fmt.Errorf("open %s in the browser: %w", raw, err))
+	}
+}
+
+func linkText(u, text, kind string, nofollow bool) string {
+	var b strings.Builder
+	b.WriteString(u)
+	if text != "" {
+		fmt.Fprintf(&b, "  “%s”", text)
+	}
+	if kind != "" && kind != "a" {
+		fmt.Fprintf(&b, "  (%s)", kind)
+	}
+	if nofollow {
+		b.WriteString("  nofollow")
+	}
+	return b.String()
+}
+
+// fieldGrid lays labelled values out in two columns; empty values show as
+// a dash, so every field is listed.
+func fieldGrid(fields []browse.Field) fyne.CanvasObject {
+	var objs []fyne.CanvasObject
+	for _, f := range fields {
+		l := dim(f.Label, theme.SizeNameText)
+		l.Wrapping = fyne.TextWrapOff
+		v := f.Value
+		if v == "" {
+			v = "—"
+		}
+		objs = append(objs, l, wrapped(v))
+	}
+	return container.New(layout.NewFormLayout(), objs...)
+}
+
+// lines lists texts one per line, at most listCap of them.
+func lines(texts []string, none string) fyne.CanvasObject {
+	if len(texts) == 0 {
+		return dim(none, theme.SizeNameText)
+	}
+	more := len(texts) - listCap
+	if more > 0 {
+		texts = texts[:listCap]
+	}
+	box := container.NewVBox()
+	for _, t := range texts {
+		box.Add(wrapped(t))
+	}
+	if more > 0 {
+		box.Add(caption(fmt.Sprintf("and %d more", more)))
+	}
+	return box
+}
+
+// wrapped is a selectable label that breaks long lines anywhere.
+func wrapped(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapBreak
+	l.Selectable = true
+	return l
+}

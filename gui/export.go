@@ -1,0 +1,132 @@
+package gui
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+	"github.com/dustin/go-humanize"
+
+	"github.com/trawler/trawler/db"
+	"github.com/trawler/trawler/gui/browse"
+	"github.com/trawler/trawler/gui/live"
+)
+
+// Export scopes offered by the export dialog.
+const (
+	exportView  = "The current view (filters, search and sort applied)"
+	exportWhole = "The whole crawl"
+)
+
+// exportDialog asks what to export, then where, then writes the CSV.
+func (ui *UI) exportDialog() {
+	if ui.d == nil || ui.crawl == 0 {
+		ui.showError(errors.New("export: no crawl is open; open one in Crawls first"))
+		return
+	}
+	scope := widget.NewRadioGroup([]string{exportView, exportWhole}, nil)
+	scope.Required = true
+	scope.SetSelected(exportView)
+	dialog.ShowCustomConfirm("Export pages as CSV", "Choose file…", "Cancel", scope, func(ok bool) {
+		if !ok {
+			return
+		}
+		q := ui.exportQuery(scope.Selected == exportWhole)
+		save := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+			if err != nil {
+				ui.showError(fmt.Errorf("choose where to export: %w", err))
+				return
+			}
+			if w == nil {
+				return // cancelled
+			}
+			ui.exportTo(w, q, nil)
+		}, ui.win)
+		save.SetFileName(exportName(ui.name))
+		save.SetFilter(storage.NewExtensionFileFilter([]string{".csv"}))
+		save.Show()
+	}, ui.win)
+}
+
+// exportQuery is the listing to export: what Results shows, or everything.
+func (ui *UI) exportQuery(whole bool) db.PageQuery {
+	if whole {
+		return db.PageQuery{Crawl: ui.crawl}
+	}
+	return ui.results.rows.Query()
+}
+
+func exportName(crawl string) string {
+	name := strings.Map(func(r rune) rune {
+		if strings.ContainsRune(`/\:*?"<>| `, r) {
+			return '-'
+		}
+		return r
+	}, crawl)
+	if name == "" {
+		name = "trawler"
+	}
+	return name + "-pages.csv"
+}
+
+// exportTo writes the pages q selects to w with a progress dialog, closes
+// w, and reports the outcome; done, if not nil, is called after (on the
+// UI goroutine) with the rows written.
+func (ui *UI) exportTo(w io.WriteCloser, q db.PageQuery, done func(int, error)) {
+	ctx, cancel := context.WithCancel(context.Background())
+	bar := widget.NewProgressBar()
+	text := widget.NewLabel("Counting the pages…")
+	cancelBtn := widget.NewButton("Cancel", cancel)
+	dlg := dialog.NewCustomWithoutButtons("Exporting CSV", container.NewVBox(text, bar, cancelBtn), ui.win)
+	dlg.Resize(fyne.NewSize(420, 160))
+	dlg.Show()
+	throttle := live.NewThrottle(live.Interval, nil)
+	progress := func(n, total int) {
+		if n != 0 && n != total && !throttle.Allow() {
+			return
+		}
+		ui.do(func() {
+			if total > 0 {
+				bar.SetValue(float64(n) / float64(total))
+			}
+			text.SetText(fmt.Sprintf("%s of %s pages written", humanize.Comma(int64(n)), humanize.Comma(int64(total))))
+		})
+	}
+	d := ui.d
+	background(ui, func() (int, error) {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		n, err := browse.Export(ctx, d, bw, q, progress)
+		err = errors.Join(err, bw.Flush(), w.Close())
+		return n, err
+	}, func(n int, err error) {
+		cancel()
+		dlg.Hide()
+		switch {
+		case errors.Is(err, context.Canceled):
+			dialog.ShowInformation("Export cancelled", "The file holds only part of the pages.", ui.win)
+		case err != nil:
+			ui.showError(fmt.Errorf("export CSV: %w", err))
+		default:
+			dialog.ShowInformation("Export finished", fmt.Sprintf("%s pages written to %s.", humanize.Comma(int64(n)), uriName(w)), ui.win)
+		}
+		if done != nil {
+			done(n, err)
+		}
+	})
+}
+
+// uriName names where a writer goes, for the message after export.
+func uriName(w io.WriteCloser) string {
+	if u, ok := w.(fyne.URIWriteCloser); ok {
+		return u.URI().Path()
+	}
+	return "the file"
+}

@@ -1,0 +1,160 @@
+package gui
+
+import (
+	"image"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/trawler/trawler/db"
+	"github.com/trawler/trawler/gui/form"
+	"github.com/trawler/trawler/gui/internal/fixture"
+)
+
+// fixedTime writes times in UTC, and times of today (crawls made by the
+// test) as a fixed text, so screenshots do not change from run to run.
+func fixedTime(t time.Time) string {
+	switch {
+	case t.IsZero():
+		return "—"
+	case time.Since(t) < 24*time.Hour:
+		return "today"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05")
+}
+
+// harness is a window on a test app whose UI goroutine is the test's.
+type harness struct {
+	t      testing.TB
+	ui     *UI
+	win    fyne.Window
+	loop   *fixture.Loop
+	closed bool // the window was closed
+}
+
+// newHarness opens the window on d (nil for none), sized like the real one.
+func newHarness(t testing.TB, d *db.DB) *harness {
+	t.Helper()
+	a := test.NewTempApp(t)
+	w := test.NewWindow(widget.NewLabel(""))
+	loop := fixture.NewLoop()
+	ui := New(a, w, d, Options{Do: loop.Do, TimeText: fixedTime, Poll: 10 * time.Millisecond})
+	w.Resize(WindowSize)
+	h := &harness{t: t, ui: ui, win: w, loop: loop}
+	w.SetOnClosed(func() { h.closed = true })
+	t.Cleanup(func() {
+		if !h.closed {
+			w.Close()
+		}
+		if s := ui.session; s != nil {
+			s.Stop()
+			_ = s.Wait()
+			loop.Drain()
+		}
+		ui.results.close()
+	})
+	h.settle()
+	return h
+}
+
+// until runs the UI queue until cond holds.
+func (h *harness) until(what string, cond func() bool) {
+	h.t.Helper()
+	h.loop.Until(h.t, what, cond)
+}
+
+// settle runs the UI queue until background reads have come back.
+func (h *harness) settle() {
+	for i := 0; i < 50; i++ {
+		if h.loop.Drain() == 0 {
+			time.Sleep(2 * time.Millisecond)
+			if h.loop.Drain() == 0 {
+				return
+			}
+		}
+	}
+}
+
+// typeSeeds replaces the seeds box's text as a user would.
+func (h *harness) typeSeeds(text string) {
+	s := h.ui.newCrawl.seeds
+	s.SetText("")
+	test.Type(s, text)
+}
+
+// crawlDone waits for the crawl started in the window to end.
+func (h *harness) crawlDone() {
+	h.t.Helper()
+	h.until("the crawl to end", func() bool { return h.ui.session == nil })
+}
+
+// shortcut presses Ctrl+key on the window.
+func (h *harness) shortcut(key fyne.KeyName) {
+	h.win.Canvas().(fyne.Shortcutable).TypedShortcut(shortcut(key))
+}
+
+// capture lays the window out as the real driver does before each frame
+// (the test canvas does not) and returns its picture.
+func (h *harness) capture() image.Image {
+	relayout(h.win.Canvas().Content())
+	for _, o := range h.win.Canvas().Overlays().List() {
+		relayout(o)
+	}
+	return h.win.Canvas().Capture()
+}
+
+// relayout lays out o and everything in it, parents first, so objects
+// shown or grown since the last layout take their place.
+func relayout(o fyne.CanvasObject) {
+	if !o.Visible() {
+		return
+	}
+	switch v := o.(type) {
+	case *fyne.Container:
+		if v.Layout != nil {
+			v.Layout.Layout(v.Objects, v.Size())
+		}
+		for _, c := range v.Objects {
+			relayout(c)
+		}
+	case fyne.Widget:
+		r := test.WidgetRenderer(v)
+		r.Layout(v.Size())
+		for _, c := range r.Objects() {
+			relayout(c)
+		}
+	}
+}
+
+func formAuth(host, user string) form.Auth { return form.Auth{Host: host, User: user} }
+
+// walk calls fn for o and every object inside it that containers and
+// scrollers hold.
+func walk(o fyne.CanvasObject, fn func(fyne.CanvasObject)) {
+	fn(o)
+	switch v := o.(type) {
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			walk(c, fn)
+		}
+	case *container.Scroll:
+		walk(v.Content, fn)
+	case *container.Split:
+		walk(v.Leading, fn)
+		walk(v.Trailing, fn)
+	}
+}
+
+func findAccordion(o fyne.CanvasObject) *widget.Accordion {
+	var found *widget.Accordion
+	walk(o, func(c fyne.CanvasObject) {
+		if a, ok := c.(*widget.Accordion); ok && found == nil {
+			found = a
+		}
+	})
+	return found
+}

@@ -1,0 +1,263 @@
+package gui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/dustin/go-humanize"
+
+	"github.com/trawler/trawler/db"
+	"github.com/trawler/trawler/gui/browse"
+)
+
+// resultsScreen browses the pages of one crawl: a virtual table that reads
+// SQLite a block at a time, filters, full-text search, and the detail of
+// the selected page.
+type resultsScreen struct {
+	ui      *UI
+	content fyne.CanvasObject
+	noCrawl fyne.CanvasObject
+	body    fyne.CanvasObject
+
+	rows     *browse.Rows
+	table    *widget.Table
+	columns  []column
+	sort     db.SortKey
+	desc     bool
+	selected int64 // page shown in the detail pane
+
+	search                   *widget.Entry
+	searchErr                *widget.Label
+	status, ctype, host, dep *widget.Select
+	facets                   browse.Facets
+	count                    *widget.Label
+	noRows                   fyne.CanvasObject
+	export                   *widget.Button
+	detail                   *detailPane
+	setting                  bool  // filters are being reset: no queries
+	facetsFor                int64 // crawl whose filter values are loaded or loading
+	refreshes                int
+}
+
+const (
+	anyType  = "Any type"
+	anyHost  = "Any host"
+	anyDepth = "Any depth"
+)
+
+func newResultsScreen(ui *UI) *resultsScreen {
+	s := &resultsScreen{ui: ui}
+	s.rows = browse.NewRows(nil, ui.do, s.rowsChanged, s.rowsFailed)
+	s.search = widget.NewEntry()
+	s.search.PlaceHolder = "Search titles, text and URLs (Ctrl+F)"
+	s.search.OnChanged = func(string) { s.query() }
+	s.searchErr = widget.NewLabel("")
+	s.searchErr.Importance = widget.DangerImportance
+	s.searchErr.Hide()
+	s.status = widget.NewSelect(browse.StatusChoices, func(string) { s.query() })
+	s.ctype = widget.NewSelect([]string{anyType}, func(string) { s.query() })
+	s.host = widget.NewSelect([]string{anyHost}, func(string) { s.query() })
+	s.dep = widget.NewSelect([]string{anyDepth}, func(string) { s.query() })
+	s.setting = true
+	s.status.SetSelected(browse.StatusChoices[0])
+	s.ctype.SetSelected(anyType)
+	s.host.SetSelected(anyHost)
+	s.dep.SetSelected(anyDepth)
+	s.setting = false
+	s.count = widget.NewLabel("")
+	s.export = widget.NewButtonWithIcon("Export CSV…", theme.DocumentSaveIcon(), ui.exportDialog)
+	s.table = s.newTable()
+	s.detail = newDetailPane(ui)
+
+	filters := container.NewHBox(s.status, s.ctype, s.host, s.dep)
+	bar := container.NewBorder(nil, s.searchErr, nil, container.NewHBox(filters, s.count, s.export), s.search)
+	s.noRows = emptyState("No pages match", "Change the filters or the search, or wait for the crawl to fetch more.")
+	s.noRows.Hide()
+	split := container.NewHSplit(container.NewStack(s.table, s.noRows), s.detail.content)
+	split.Offset = 0.64
+	s.body = container.NewBorder(bar, nil, nil, nil, split)
+	s.noCrawl = emptyState("No crawl open",
+		"Start one in New crawl (Ctrl+N), or pick one in Crawls and press Open.")
+	s.body.Hide()
+	s.content = container.NewPadded(container.NewStack(s.noCrawl, s.body))
+	return s
+}
+
+// setCrawl shows crawl id (0: none), with the filters reset.
+func (s *resultsScreen) setCrawl(id int64) {
+	s.rows.Close()
+	if s.ui.d == nil || id == 0 {
+		s.rows = browse.NewRows(nil, s.ui.do, s.rowsChanged, s.rowsFailed)
+		s.body.Hide()
+		s.noCrawl.Show()
+		s.detail.clear()
+		return
+	}
+	s.rows = browse.NewRows(s.ui.d, s.ui.do, s.rowsChanged, s.rowsFailed)
+	s.setting = true
+	s.search.SetText("")
+	s.status.SetSelected(browse.StatusChoices[0])
+	s.ctype.SetOptions([]string{anyType})
+	s.ctype.SetSelected(anyType)
+	s.host.SetOptions([]string{anyHost})
+	s.host.SetSelected(anyHost)
+	s.dep.SetSelected(anyDepth)
+	s.setting = false
+	s.sort, s.desc = db.SortStored, false
+	s.noCrawl.Hide()
+	s.body.Show()
+	s.detail.clear()
+	s.facetsFor = 0
+	s.query()
+}
+
+// filters returns the filter controls as chosen.
+func (s *resultsScreen) filters() browse.Filters {
+	f := browse.Filters{Status: s.status.Selected, Search: s.search.Text}
+	if s.ctype.Selected != anyType {
+		f.Type = facetValue(s.facets.Types, s.ctype.Selected)
+	}
+	if s.host.Selected != anyHost {
+		f.Host = facetValue(s.facets.Hosts, s.host.Selected)
+	}
+	if s.dep.Selected != anyDepth {
+		f.Depth = s.dep.Selected
+	}
+	return f
+}
+
+// query shows the listing the filters, search and sort describe.
+func (s *resultsScreen) query() {
+	if s.setting || s.ui.d == nil || s.ui.crawl == 0 {
+		return
+	}
+	s.searchErr.Hide()
+	s.count.SetText("counting…")
+	s.rows.SetQuery(s.filters().Query(s.ui.crawl, s.sort, s.desc))
+	s.columns = columnsFor(s.rows.Query().Search != "")
+	s.applyColumnWidths()
+	s.table.UnselectAll()
+	s.table.ScrollToTop()
+	s.refreshTable()
+}
+
+// refresh reads the listing again, keeping the filters and the scroll.
+func (s *resultsScreen) refresh() {
+	if s.ui.crawl == 0 {
+		return
+	}
+	s.rows.Refresh()
+	s.refreshes++
+	if s.refreshes%10 == 0 {
+		s.facetsFor = 0 // a running crawl finds new hosts and types: read them again now and then
+	}
+}
+
+func (s *resultsScreen) rowsChanged() {
+	if s.rows.Counted() {
+		n := s.rows.Len()
+		s.count.SetText(humanize.Comma(int64(n)) + " pages")
+		if n == 0 {
+			s.noRows.Show()
+		} else {
+			s.noRows.Hide()
+		}
+		if s.facetsFor != s.ui.crawl {
+			s.loadFacets() // after the first rows and the count: they go first
+		}
+	}
+	s.refreshTable()
+}
+
+// refreshTable redraws the table's visible cells. A table not laid out
+// yet (its tab never shown) is left alone: Fyne would then make a divider
+// for every row of the listing, a million for a million pages; the first
+// layout draws it anyway.
+func (s *resultsScreen) refreshTable() {
+	if s.table.Size().Height > 0 {
+		s.table.Refresh()
+	}
+}
+
+func (s *resultsScreen) rowsFailed(err error) {
+	if errors.Is(err, db.ErrBadQuery) {
+		s.searchErr.SetText("The search cannot be read: " + err.Error())
+		s.searchErr.Show()
+		s.count.SetText("")
+		return
+	}
+	s.ui.showError(fmt.Errorf("read the pages of the crawl: %w", err))
+}
+
+// loadFacets fills the type and host filters with the crawl's values.
+func (s *resultsScreen) loadFacets() {
+	d, id := s.ui.d, s.ui.crawl
+	s.facetsFor = id
+	type facetsAndDepth struct {
+		f     browse.Facets
+		depth int
+	}
+	background(s.ui, func() (facetsAndDepth, error) {
+		f, err := browse.LoadFacets(context.Background(), d, id)
+		if err != nil {
+			return facetsAndDepth{}, err
+		}
+		cfg, err := d.Settings(context.Background(), id)
+		return facetsAndDepth{f, cfg.Depth}, err
+	}, func(v facetsAndDepth, err error) {
+		if id != s.ui.crawl {
+			return
+		}
+		if err != nil {
+			s.ui.showError(fmt.Errorf("read the filters' values: %w", err))
+			return
+		}
+		s.facets = v.f
+		s.setting = true
+		s.ctype.SetOptions(append([]string{anyType}, facetLabels(v.f.Types)...))
+		s.host.SetOptions(append([]string{anyHost}, facetLabels(v.f.Hosts)...))
+		depths := []string{anyDepth}
+		for i := 0; i <= min(v.depth, 50); i++ {
+			depths = append(depths, strconv.Itoa(i))
+		}
+		s.dep.SetOptions(depths)
+		s.setting = false
+	})
+}
+
+func facetLabels(list []db.Facet) []string {
+	out := make([]string, len(list))
+	for i, f := range list {
+		v := f.Value
+		if v == "" {
+			v = "(none)"
+		}
+		out[i] = fmt.Sprintf("%s (%s)", v, humanize.Comma(f.Count))
+	}
+	return out
+}
+
+func facetValue(list []db.Facet, label string) string {
+	for i, l := range facetLabels(list) {
+		if l == label {
+			return list[i].Value
+		}
+	}
+	return ""
+}
+
+// focusSearch shows Results and puts the cursor in the search box.
+func (s *resultsScreen) focusSearch() {
+	s.ui.tabs.SelectIndex(tabResults)
+	if s.body.Visible() {
+		s.ui.win.Canvas().Focus(s.search)
+	}
+}
+
+func (s *resultsScreen) close() { s.rows.Close() }

@@ -1,0 +1,209 @@
+package gui
+
+import (
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/dustin/go-humanize"
+
+	"github.com/trawler/trawler/db"
+	"github.com/trawler/trawler/gui/browse"
+)
+
+// column is one column of the results table.
+type column struct {
+	title string
+	sort  db.SortKey // "" for a column that cannot be sorted
+	width float32
+	text  func(ui *UI, r db.PageRow) string
+}
+
+var (
+	urlColumn     = column{"URL", db.SortURL, 290, func(_ *UI, r db.PageRow) string { return r.URL }}
+	statusColumn  = column{"Status", db.SortStatus, 76, func(_ *UI, r db.PageRow) string { return statusCell(r) }}
+	titleColumn   = column{"Title", db.SortTitle, 230, func(_ *UI, r db.PageRow) string { return titleCell(r) }}
+	depthColumn   = column{"Depth", db.SortDepth, 70, func(_ *UI, r db.PageRow) string { return strconv.Itoa(r.Depth) }}
+	typeColumn    = column{"Type", db.SortType, 100, func(_ *UI, r db.PageRow) string { return r.ContentType }}
+	sizeColumn    = column{"Size", db.SortSize, 84, func(_ *UI, r db.PageRow) string { return humanize.IBytes(uint64(max(0, r.Length))) }}
+	fetchedColumn = column{"Fetched at", db.SortFetched, 170, func(ui *UI, r db.PageRow) string { return ui.opts.TimeText(r.FetchedAt) }}
+	matchColumn   = column{"Match", "", 340, nil}
+)
+
+// columnsFor returns the table's columns; a search adds its snippets.
+func columnsFor(search bool) []column {
+	cols := []column{urlColumn, statusColumn, titleColumn, depthColumn, typeColumn, sizeColumn, fetchedColumn}
+	if search {
+		cols = append([]column{urlColumn, matchColumn}, cols[1:]...)
+	}
+	return cols
+}
+
+func statusCell(r db.PageRow) string {
+	if r.Status == 0 {
+		return "—"
+	}
+	return strconv.Itoa(r.Status)
+}
+
+func titleCell(r db.PageRow) string {
+	if r.Err != "" {
+		return "⚠ " + r.Err
+	}
+	return r.Title
+}
+
+func (s *resultsScreen) newTable() *widget.Table {
+	s.columns = columnsFor(false)
+	t := widget.NewTable(
+		func() (int, int) { return s.rows.Len(), len(s.columns) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateClip // ellipsis shapes the text again on every layout: too slow for a table
+			rt := widget.NewRichText()           // its text is cut to the column by snippetSegments
+			rt.Hide()
+			return container.New(visibleStack{}, l, rt)
+		},
+		s.updateCell)
+	t.ShowHeaderRow = true
+	t.CreateHeader = func() fyne.CanvasObject {
+		b := widget.NewButton("", nil)
+		b.Importance = widget.LowImportance
+		b.Alignment = widget.ButtonAlignLeading
+		return b
+	}
+	t.UpdateHeader = s.updateHeader
+	t.OnSelected = func(id widget.TableCellID) { s.selectRow(id.Row) }
+	s.table = t
+	s.applyColumnWidths()
+	return t
+}
+
+func (s *resultsScreen) applyColumnWidths() {
+	for i, c := range s.columns {
+		s.table.SetColumnWidth(i, c.width)
+	}
+}
+
+func (s *resultsScreen) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
+	stack := o.(*fyne.Container)
+	l, rt := stack.Objects[0].(*widget.Label), stack.Objects[1].(*widget.RichText)
+	if id.Col >= len(s.columns) {
+		return
+	}
+	c := s.columns[id.Col]
+	r, ok := s.rows.Row(id.Row)
+	if c.text == nil && ok {
+		l.Hide()
+		rt.Segments = snippetSegments(r.Snippet, c.width-2*theme.InnerPadding())
+		rt.Show()
+		stack.Refresh()
+		return
+	}
+	if !l.Visible() {
+		rt.Hide()
+		l.Show()
+		stack.Refresh()
+	}
+	switch {
+	case !ok:
+		setText(l, "…")
+	default:
+		setText(l, c.text(s.ui, r))
+	}
+}
+
+// setText changes a label only when its text changes: every SetText lays
+// the label out again.
+func setText(l *widget.Label, text string) {
+	if l.Text != text {
+		l.SetText(text)
+	}
+}
+
+// visibleStack lays its visible objects over each other; hidden ones are
+// left alone, so a hidden rich text costs no layout.
+type visibleStack struct{}
+
+func (visibleStack) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		if o.Visible() {
+			s = s.Max(o.MinSize())
+		}
+	}
+	return s
+}
+
+func (visibleStack) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		if o.Visible() {
+			o.Move(fyne.NewPos(0, 0))
+			o.Resize(size)
+		}
+	}
+}
+
+// snippetSegments shows a search snippet with its matches highlighted, cut
+// to width: rich text truncation lets several segments run past a cell.
+func snippetSegments(snippet string, width float32) []widget.RichTextSegment {
+	size := theme.TextSize()
+	measure := func(sp browse.Span) float32 {
+		return fyne.MeasureText(sp.Text, size, fyne.TextStyle{Bold: sp.Match}).Width
+	}
+	var segs []widget.RichTextSegment
+	for _, sp := range browse.Fit(browse.Spans(snippet), width, measure) {
+		style := widget.RichTextStyleInline
+		if sp.Match {
+			style = widget.RichTextStyleStrong
+			style.ColorName = theme.ColorNamePrimary
+		}
+		segs = append(segs, &widget.TextSegment{Text: sp.Text, Style: style})
+	}
+	return segs
+}
+
+func (s *resultsScreen) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
+	b := o.(*widget.Button)
+	if id.Col < 0 || id.Col >= len(s.columns) {
+		b.SetText("")
+		b.OnTapped = nil
+		return
+	}
+	c := s.columns[id.Col]
+	text := c.title
+	b.SetIcon(nil)
+	if c.sort != "" && c.sort == s.sort {
+		if s.desc {
+			b.SetIcon(theme.MenuDropDownIcon())
+		} else {
+			b.SetIcon(theme.MenuDropUpIcon())
+		}
+	}
+	b.SetText(text)
+	b.OnTapped = func() { s.sortBy(c.sort) }
+}
+
+// sortBy sorts by key, or turns the order round when it already does.
+func (s *resultsScreen) sortBy(key db.SortKey) {
+	if key == "" {
+		return
+	}
+	if s.sort == key {
+		s.desc = !s.desc
+	} else {
+		s.sort, s.desc = key, false
+	}
+	s.query()
+}
+
+func (s *resultsScreen) selectRow(row int) {
+	r, ok := s.rows.Row(row)
+	if !ok {
+		return
+	}
+	s.selected = r.ID
+	s.detail.load(s.ui.crawl, r.ID)
+}

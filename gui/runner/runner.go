@@ -1,0 +1,190 @@
+// Package runner runs one crawl for the window: it records the crawl in the
+// database, runs the engine on its own goroutine, keeps the crawl's stored
+// state in step with Pause, Resume and Stop, and stores the final state
+// when the engine returns. It knows no widgets; the window polls the
+// engine it exposes.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/db"
+)
+
+// Session is one run of a crawl. Its methods may be called from any
+// goroutine.
+type Session struct {
+	ID     int64
+	Name   string
+	Engine *crawl.Engine
+
+	d      *db.DB
+	cancel context.CancelFunc
+	done   chan struct{}
+	kick   chan struct{} // a new state waits in pending
+	wrote  chan struct{} // closed when the state writer has ended
+
+	mu      sync.Mutex
+	pending string // the stored state Pause or Resume asked for, not yet written
+	ended   bool
+	err     error
+	final   crawl.Progress
+}
+
+// Start records a new crawl named name (empty: the first seed's host) with
+// cfg and starts crawling. cfg is checked first; a bad setting comes back
+// as a *crawl.SettingError and nothing is recorded.
+func Start(d *db.DB, name string, cfg crawl.Config) (*Session, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	id, err := d.CreateCrawl(context.Background(), name, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("record the new crawl: %w", err)
+	}
+	info, err := d.CrawlInfo(context.Background(), id)
+	if err != nil {
+		return nil, fmt.Errorf("read the new crawl back: %w", err)
+	}
+	return launch(d, info, cfg)
+}
+
+// Resume continues a stored crawl with its saved settings. Passwords are
+// never stored, so passwords gives them again by host (as in the
+// settings); hosts missing from it crawl without one.
+func Resume(d *db.DB, id int64, passwords map[string]string) (*Session, error) {
+	ctx := context.Background()
+	info, err := d.CrawlInfo(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("find crawl %d: %w", id, err)
+	}
+	cfg, err := d.Settings(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("read the settings of crawl %d: %w", id, err)
+	}
+	for i, a := range cfg.Auth {
+		cfg.Auth[i].Password = passwords[a.Host]
+	}
+	return launch(d, info, cfg)
+}
+
+func launch(d *db.DB, info db.CrawlInfo, cfg crawl.Config) (*Session, error) {
+	e, err := crawl.New(cfg, d.Crawl(info.ID))
+	if err != nil {
+		return nil, fmt.Errorf("prepare crawl %d: %w", info.ID, err)
+	}
+	if err := d.SetState(context.Background(), info.ID, db.StateRunning); err != nil {
+		return nil, fmt.Errorf("mark crawl %d running: %w", info.ID, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Session{
+		ID: info.ID, Name: info.Name, Engine: e, d: d, cancel: cancel,
+		done: make(chan struct{}), kick: make(chan struct{}, 1), wrote: make(chan struct{}),
+	}
+	go s.writeStates()
+	go s.run(ctx)
+	return s, nil
+}
+
+// run runs the engine to its end and stores the state it ended in.
+func (s *Session) run(ctx context.Context) {
+	runErr := s.Engine.Run(ctx)
+	s.cancel()
+	s.mu.Lock()
+	s.ended = true
+	close(s.kick)
+	s.mu.Unlock()
+	<-s.wrote
+	p := s.Engine.Progress()
+	state := string(p.State)
+	if runErr != nil {
+		state = db.StateFailed
+	}
+	stateErr := s.d.SetState(context.Background(), s.ID, state)
+	if runErr != nil {
+		runErr = fmt.Errorf("crawl %d failed: %w", s.ID, runErr)
+	}
+	if stateErr != nil {
+		stateErr = fmt.Errorf("store the state of crawl %d: %w", s.ID, stateErr)
+	}
+	s.mu.Lock()
+	s.err = errors.Join(runErr, stateErr)
+	s.final = p
+	s.mu.Unlock()
+	close(s.done)
+}
+
+// writeStates stores the latest state Pause or Resume asked for, off the
+// caller's goroutine: the database's one writer may be busy with a batch.
+func (s *Session) writeStates() {
+	defer close(s.wrote)
+	for range s.kick {
+		s.mu.Lock()
+		st := s.pending
+		s.pending = ""
+		s.mu.Unlock()
+		if st != "" {
+			_ = s.d.SetState(context.Background(), s.ID, st) // the final state overwrites it anyway
+		}
+	}
+}
+
+func (s *Session) queueState(st string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return
+	}
+	s.pending = st
+	select {
+	case s.kick <- struct{}{}:
+	default: // the writer will read pending anyway
+	}
+}
+
+// Pause stops new fetches; those in flight finish.
+func (s *Session) Pause() {
+	s.Engine.Pause()
+	if s.Engine.Progress().State == crawl.StatePaused {
+		s.queueState(db.StatePaused)
+	}
+}
+
+// Resume lets a paused crawl go on.
+func (s *Session) Resume() {
+	s.Engine.Resume()
+	if s.Engine.Progress().State == crawl.StateRunning {
+		s.queueState(db.StateRunning)
+	}
+}
+
+// Stop asks the crawl to end: fetches in flight finish and are stored.
+// It returns at once; Done tells when the crawl has ended.
+func (s *Session) Stop() { s.Engine.Stop() }
+
+// Done is closed when the engine has returned and the final state is stored.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// Wait waits for the end of the run and returns what went wrong, if anything.
+func (s *Session) Wait() error {
+	<-s.done
+	return s.Err()
+}
+
+// Err returns what went wrong in the run, once Done is closed.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Final returns the engine's last progress, once Done is closed.
+func (s *Session) Final() crawl.Progress {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.final
+}

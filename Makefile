@@ -2,7 +2,7 @@
 GO ?= go
 BIN := build/trawler
 
-.PHONY: run test build deps fmt-check vet bench clean
+.PHONY: run test build deps fmt-check vet gui-smoke bench clean
 
 run: deps
 	$(GO) run .
@@ -16,6 +16,12 @@ deps:
 
 test: fmt-check vet
 	$(GO) test -race ./...
+	bash .ci/gui-smoke
+
+# The real binary under Xvfb: the window must appear, draw and close without
+# a Fyne threading error; the screenshot lands in build/screenshot.png.
+gui-smoke:
+	bash .ci/gui-smoke
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

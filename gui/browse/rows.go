@@ -58,8 +58,11 @@ func NewRows(src Source, do func(func()), changed func(), failed func(error)) *R
 	return r
 }
 
-// Close stops the loading goroutine.
-func (r *Rows) Close() { r.requests.close() }
+// Close stops the loading goroutine; reads still under way are dropped.
+func (r *Rows) Close() {
+	r.gen++
+	r.requests.close()
+}
 
 // Query returns the listing's query.
 func (r *Rows) Query() db.PageQuery { return r.q }

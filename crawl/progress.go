@@ -26,7 +26,9 @@ const (
 type Progress struct {
 	State RunState
 
-	// The four queues of paper 004.
+	// The four queues of paper 004. Processing counts URLs being fetched
+	// and those fetched whose batch is not committed yet, so it can exceed
+	// the number of workers: a URL is done only once it is stored.
 	Waiting, Processing, Done, Errors int64
 
 	ByDepth     []int64  // fetched URLs per depth, done and error together

@@ -22,6 +22,7 @@ type advanced struct {
 	connectTimeout, timeout, maxRedirects *widget.Entry
 	userAgent, proxy                      *widget.Entry
 	auth                                  *authRows
+	remember                              *widget.Check // store typed passwords in the keychain
 	robots, sitemaps, storeIP, resources  *widget.Check
 	delay, maxCrawlDelay, robotsRetry     *widget.Entry
 	rps, maxPerHost                       *widget.Entry
@@ -45,6 +46,7 @@ func newAdvanced(fs *fieldSet) *advanced {
 	a.userAgent = fs.entry("Trawler/…")
 	a.proxy = fs.entry("http://proxy:3128 or socks5://proxy:1080")
 	a.auth = newAuthRows(fs.changed)
+	a.remember = widget.NewCheck("remember passwords in the system keychain", nil)
 	a.robots = check("obey robots.txt (rules and Crawl-delay)")
 	a.sitemaps = check("also start from the sitemaps robots.txt names")
 	a.storeIP = check("record the IP address each page came from")
@@ -78,7 +80,8 @@ func newAdvanced(fs *fieldSet) *advanced {
 			fs.row(form.FieldMaxRedirects, "Redirects", "hops followed per URL", a.maxRedirects),
 			fs.row(form.FieldUserAgent, "User agent", "", a.userAgent),
 			fs.row(form.FieldProxy, "Proxy", "empty: connect directly", a.proxy),
-			fs.row(form.FieldAuth, "Sign-in", "HTTP basic auth per host; passwords are never saved", a.auth.content),
+			fs.row(form.FieldAuth, "Sign-in", "HTTP basic auth per host; passwords are never saved with the crawl",
+				container.NewVBox(a.auth.content, a.remember)),
 		)),
 		container.NewTabItem(advancedTitles[2], formGrid(
 			fs.row("robots", "Robots", "", container.NewVBox(a.robots, a.sitemaps)),

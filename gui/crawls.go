@@ -31,6 +31,7 @@ type crawlsScreen struct {
 	selected                            int  // index in list, -1 for none
 	loaded                              bool // the list has been read at least once
 	open, resume, rename, remove, reuse *widget.Button
+	recrawl                             *widget.Button
 }
 
 var crawlColumns = []struct {
@@ -71,13 +72,14 @@ func newCrawlsScreen(ui *UI) *crawlsScreen {
 	s.table.OnUnselected = func(widget.TableCellID) { s.selected = -1; s.setButtons() }
 	s.open = widget.NewButtonWithIcon("Open", theme.FolderOpenIcon(), s.onOpen)
 	s.resume = widget.NewButtonWithIcon("Resume", theme.MediaPlayIcon(), s.onResume)
+	s.recrawl = widget.NewButtonWithIcon("Re-crawl…", theme.MediaReplayIcon(), s.onRecrawl)
 	s.rename = widget.NewButtonWithIcon("Rename…", theme.DocumentCreateIcon(), s.onRename)
 	s.remove = widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), s.onDelete)
 	s.reuse = widget.NewButtonWithIcon("Use its settings", theme.ContentCopyIcon(), s.onReuse)
 	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), s.reload)
 	s.setButtons()
 
-	actions := container.NewHBox(s.open, s.resume, s.reuse, s.rename, s.remove, refresh)
+	actions := container.NewHBox(s.open, s.resume, s.recrawl, s.reuse, s.rename, s.remove, refresh)
 	head := container.NewBorder(nil, nil, heading("Crawls"), actions, s.path)
 	s.empty = emptyState("No crawls in this database yet",
 		"Start one in New crawl (Ctrl+N), or open another database with File › Open database (Ctrl+O).")
@@ -166,6 +168,7 @@ func (s *crawlsScreen) setButtons() {
 	}
 	setEnabled(s.remove, ok && !busy)
 	setEnabled(s.resume, ok && c.State != db.StateDone && s.ui.session == nil)
+	setEnabled(s.recrawl, ok && c.State == db.StateDone && s.ui.session == nil)
 }
 
 func setEnabled(b *widget.Button, on bool) {
@@ -193,35 +196,16 @@ func (s *crawlsScreen) onResume() {
 		s.ui.showError(fmt.Errorf("read the settings of %q: %w", c.Name, err))
 		return
 	}
-	if len(cfg.Auth) == 0 {
-		s.resumeWith(c, nil)
-		return
-	}
-	// Passwords are never stored: ask for them again.
-	var items []*widget.FormItem
-	entries := map[string]*widget.Entry{}
-	for _, a := range cfg.Auth {
-		e := widget.NewPasswordEntry()
-		entries[a.Host] = e
-		items = append(items, widget.NewFormItem(a.User+" @ "+a.Host, e))
-	}
-	dialog.ShowForm("Passwords for "+c.Name, "Resume", "Cancel", items, func(yes bool) {
-		if !yes {
-			return
-		}
-		pw := map[string]string{}
-		for host, e := range entries {
-			pw[host] = e.Text
-		}
-		s.resumeWith(c, pw)
-	}, s.ui.win)
+	s.ui.withPasswords("Passwords for "+c.Name, "Resume", cfg, func(get passwordSource) {
+		s.resumeWith(c, get)
+	})
 }
 
-func (s *crawlsScreen) resumeWith(c db.CrawlInfo, passwords map[string]string) {
+func (s *crawlsScreen) resumeWith(c db.CrawlInfo, get passwordSource) {
 	if s.ui.session != nil {
 		return
 	}
-	sess, err := runner.Resume(s.ui.d, c.ID, passwords)
+	sess, err := runner.Resume(s.ui.d, c.ID, get)
 	if err != nil {
 		s.ui.showError(fmt.Errorf("resume crawl %q: %w", c.Name, err))
 		return
@@ -293,5 +277,42 @@ func (s *crawlsScreen) deleteCrawl(c db.CrawlInfo) {
 			s.ui.openCrawl(0, "")
 		}
 		s.reload()
+	})
+}
+
+// onRecrawl visits a finished crawl again (a new cycle), asking first
+// whether to visit every page or only those the revisit schedule says are
+// due; Changes then shows what the cycle found.
+func (s *crawlsScreen) onRecrawl() {
+	c, ok := s.current()
+	if !ok || s.ui.session != nil {
+		return
+	}
+	due := widget.NewCheck("only the pages the revisit schedule says are due", nil)
+	msg := widget.NewLabel(fmt.Sprintf("Visit the pages of %q again and record what changed?", c.Name))
+	dialog.ShowCustomConfirm("Re-crawl", "Re-crawl", "Cancel", container.NewVBox(msg, due), func(yes bool) {
+		if yes {
+			s.recrawlWith(c, due.Checked)
+		}
+	}, s.ui.win)
+}
+
+func (s *crawlsScreen) recrawlWith(c db.CrawlInfo, dueOnly bool) {
+	cfg, err := s.ui.d.Settings(context.Background(), c.ID)
+	if err != nil {
+		s.ui.showError(fmt.Errorf("read the settings of %q: %w", c.Name, err))
+		return
+	}
+	s.ui.withPasswords("Passwords for "+c.Name, "Re-crawl", cfg, func(get passwordSource) {
+		if s.ui.session != nil {
+			return
+		}
+		sess, _, err := runner.Recrawl(s.ui.d, c.ID, dueOnly, get)
+		if err != nil {
+			s.ui.showError(fmt.Errorf("re-crawl %q: %w", c.Name, err))
+			s.reload()
+			return
+		}
+		s.ui.follow(sess)
 	})
 }

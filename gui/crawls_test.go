@@ -169,6 +169,7 @@ func TestResumeAsksForPasswords(t *testing.T) {
 	h.until("the list", func() bool { return len(cs.list) == 1 })
 	h.selectCrawl("signed in")
 	test.Tap(cs.resume)
+	h.until("the password dialog", func() bool { return h.win.Canvas().Overlays().Top() != nil })
 	if !h.dialogSays("me @ 127.0.0.1") || len(h.dialogEntries()) != 1 || !h.dialogEntries()[0].Password {
 		t.Fatal("no password asked")
 	}

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/trawler/trawler/db"
 	"github.com/trawler/trawler/gui/browse"
 )
 
@@ -106,6 +107,14 @@ func (p *detailPane) show(det *browse.Detail) {
 		dups = append(dups, r.URL)
 	}
 	p.section(fmt.Sprintf("Same text as this page (%d)", len(dups)), lines(dups, "no other page has the same text"))
+	var near []string
+	if m := det.NearSelf; m.Match != "" {
+		near = append(near, fmt.Sprintf("this page: %.0f%% like %s", m.Similarity*100, m.Match))
+	}
+	for _, r := range det.Near {
+		near = append(near, nearText(r))
+	}
+	p.section(fmt.Sprintf("Near-duplicates (%d)", len(det.Near)), lines(near, "no near-duplicate of this page"))
 	text := pg.Text
 	if r := []rune(text); len(r) > previewChars {
 		text = string(r[:previewChars]) + "…"
@@ -193,4 +202,13 @@ func wrapped(text string) *widget.Label {
 	l.Wrapping = fyne.TextWrapBreak
 	l.Selectable = true
 	return l
+}
+
+// nearText is one near-duplicate line: how similar the page is to the one
+// it matched, or "first" for the group's first page, and its URL.
+func nearText(r db.NearRow) string {
+	if r.Match == "" {
+		return "first  " + r.URL
+	}
+	return fmt.Sprintf("%.0f%%  %s", r.Similarity*100, r.URL)
 }

@@ -86,7 +86,15 @@ func TestGoldenLive(t *testing.T) {
 	h := newHarness(t, fixture.OpenDB(t))
 	h.ui.tabs.SelectIndex(tabLive)
 	h.ui.live.begin("www.example.test")
-	h.ui.live.apply(liveUpdate())
+	u := liveUpdate()
+	base := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	h.ui.live.hosts.now = func() time.Time { return base }
+	u.Hosts = []crawl.HostStatus{
+		{Host: "www.example.test", Waiting: 2290, InFlight: 2, NextAllowed: base.Add(800 * time.Millisecond), Delay: time.Second, Errors: 37},
+		{Host: "cdn.example.test", Waiting: 20, InFlight: 1},
+		{Host: "old.example.test", NextAllowed: base.Add(-time.Second), Delay: 2 * time.Second},
+	}
+	h.ui.live.apply(u)
 	test.AssertImageMatches(t, "live.png", h.capture())
 
 	h.ui.live.level.SetSelected(live.LevelNames[1])

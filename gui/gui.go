@@ -1,7 +1,13 @@
 // Package gui is Trawler's desktop window, built with Fyne: a New crawl
-// form, the Live view of a running crawl, a Results browser with search,
-// filters, a detail pane and CSV export, and the list of Crawls in the open
-// database.
+// form with presets and profile import and export, the Live view of a
+// running crawl with its per-host queues, a Results browser with search,
+// filters (near-duplicates among them), a detail pane and CSV export, the
+// list of Crawls in the open database (resume, re-crawl), and the Changes a
+// re-crawl found, with a word diff of each changed page.
+//
+// Passwords (per-host sign-in, proxy) never reach the database or the
+// preferences: the crawl is stored with secret.Strip'd settings, and a
+// resumed or re-crawled one gets them from the keychain or a dialog.
 //
 // The screens are thin: what they show comes from small models that know
 // no widgets (gui/form, gui/live, gui/browse, gui/runner), and the charts
@@ -25,6 +31,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"github.com/trawler/trawler/assets"
+	"github.com/trawler/trawler/crawl/secret"
 	"github.com/trawler/trawler/db"
 	"github.com/trawler/trawler/gui/runner"
 )
@@ -68,6 +75,10 @@ type Options struct {
 	// Poll is how often the live view reads the engine; 50 ms when 0.
 	// Updates reach the widgets at most every live.Interval anyway.
 	Poll time.Duration
+	// Recall and Remember read and store passwords in the keychain;
+	// secret.Recall and secret.Remember when nil. Tests keep their own.
+	Recall   func(host, user string) (string, error)
+	Remember func(host, user, password string) error
 }
 
 // UI is the main window and what it shows. Its fields belong to the UI
@@ -88,6 +99,7 @@ type UI struct {
 	live     *liveScreen
 	results  *resultsScreen
 	crawls   *crawlsScreen
+	changes  *changesScreen
 }
 
 // Run opens the window on the database at dbPath (db.DefaultPath() when
@@ -146,6 +158,12 @@ func New(a fyne.App, w fyne.Window, d *db.DB, opts Options) *UI {
 	if opts.TimeText == nil {
 		opts.TimeText = localTime
 	}
+	if opts.Recall == nil {
+		opts.Recall = secret.Recall
+	}
+	if opts.Remember == nil {
+		opts.Remember = secret.Remember
+	}
 	if opts.Poll == 0 {
 		opts.Poll = 50 * time.Millisecond
 	}
@@ -154,11 +172,13 @@ func New(a fyne.App, w fyne.Window, d *db.DB, opts Options) *UI {
 	ui.live = newLiveScreen(ui)
 	ui.results = newResultsScreen(ui)
 	ui.crawls = newCrawlsScreen(ui)
+	ui.changes = newChangesScreen(ui)
 	ui.tabs = container.NewAppTabs(
 		container.NewTabItem("New crawl", ui.newCrawl.content),
 		container.NewTabItem("Live", ui.live.content),
 		container.NewTabItem("Results", ui.results.content),
 		container.NewTabItem("Crawls", ui.crawls.content),
+		container.NewTabItem("Changes", ui.changes.content),
 	)
 	w.SetContent(ui.tabs)
 	ui.installMenu()
@@ -209,6 +229,7 @@ func (ui *UI) SetDB(d *db.DB) {
 	ui.d = d
 	ui.crawl, ui.name = 0, ""
 	ui.results.setCrawl(0)
+	ui.changes.setCrawl(0)
 	ui.crawls.reload()
 	ui.updateTitle()
 }
@@ -217,6 +238,7 @@ func (ui *UI) SetDB(d *db.DB) {
 func (ui *UI) openCrawl(id int64, name string) {
 	ui.crawl, ui.name = id, name
 	ui.results.setCrawl(id)
+	ui.changes.setCrawl(id)
 	ui.updateTitle()
 }
 

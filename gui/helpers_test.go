@@ -2,6 +2,7 @@ package gui
 
 import (
 	"image"
+	"sync"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/trawler/trawler/crawl/secret"
 	"github.com/trawler/trawler/db"
 	"github.com/trawler/trawler/gui/form"
 	"github.com/trawler/trawler/gui/internal/fixture"
@@ -34,6 +36,38 @@ type harness struct {
 	win    fyne.Window
 	loop   *fixture.Loop
 	closed bool // the window was closed
+	keys   *keychain
+}
+
+// keychain stands in for the system keychain, which the window reaches
+// through Options.Recall and Remember off the UI goroutine (crawl/secret
+// and cli test the real one).
+type keychain struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (k *keychain) recall(host, user string) (string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if pw, ok := k.m[user+"@"+host]; ok {
+		return pw, nil
+	}
+	return "", secret.ErrNotFound
+}
+
+func (k *keychain) remember(host, user, pw string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.m[user+"@"+host] = pw
+	return nil
+}
+
+// get returns what the keychain holds for user@host, "" for nothing.
+func (k *keychain) get(account string) string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.m[account]
 }
 
 // newHarness opens the window on d (nil for none), sized like the real one.
@@ -42,9 +76,11 @@ func newHarness(t testing.TB, d *db.DB) *harness {
 	a := test.NewTempApp(t)
 	w := test.NewWindow(widget.NewLabel(""))
 	loop := fixture.NewLoop()
-	ui := New(a, w, d, Options{Do: loop.Do, TimeText: fixedTime, Poll: 10 * time.Millisecond})
+	keys := &keychain{m: map[string]string{}}
+	ui := New(a, w, d, Options{Do: loop.Do, TimeText: fixedTime, Poll: 10 * time.Millisecond,
+		Recall: keys.recall, Remember: keys.remember})
 	w.Resize(WindowSize)
-	h := &harness{t: t, ui: ui, win: w, loop: loop}
+	h := &harness{t: t, ui: ui, win: w, loop: loop, keys: keys}
 	w.SetOnClosed(func() { h.closed = true })
 	t.Cleanup(func() {
 		if !h.closed {

@@ -36,6 +36,7 @@ type liveScreen struct {
 	level                      *widget.Select
 	log                        live.Log
 	list                       *widget.List
+	hosts                      *hostsPanel
 	updates                    int
 }
 
@@ -85,7 +86,11 @@ func newLiveScreen(ui *UI) *liveScreen {
 		container.NewBorder(caption("Pages fetched per link depth"), nil, nil, nil, s.depths))
 	top := container.NewVBox(head, s.bar, queues, speed, container.New(&fixedHeight{h: 170}, charts), widget.NewSeparator())
 	logHead := container.NewBorder(nil, nil, heading("Recent fetches and errors"), s.level)
-	s.body = container.NewBorder(container.NewVBox(top, logHead), nil, nil, nil, s.list)
+	s.hosts = newHostsPanel()
+	logBox := container.NewBorder(logHead, nil, nil, nil, s.list)
+	split := container.NewHSplit(logBox, s.hosts.content)
+	split.Offset = 0.58
+	s.body = container.NewBorder(top, nil, nil, nil, split)
 	s.empty = emptyState("No crawl is running",
 		"Fill in New crawl and press Start (Ctrl+N), or resume a stopped crawl from Crawls.")
 	s.body.Hide()
@@ -119,6 +124,7 @@ func (s *liveScreen) begin(name string) {
 	s.title.SetText(name)
 	s.log.Clear()
 	s.list.Refresh()
+	s.hosts.set(nil)
 	s.updates = 0
 	s.apply(live.Update{Progress: crawl.Progress{State: crawl.StateRunning}})
 	s.empty.Hide()
@@ -142,6 +148,9 @@ func (s *liveScreen) apply(u live.Update) {
 	s.left.SetText(st.Left)
 	s.rateChart.SetValues(u.Rates)
 	s.depths.SetCounts(u.Progress.ByDepth)
+	if u.Hosts != nil || u.Final {
+		s.hosts.set(u.Hosts)
+	}
 	if len(u.Events) > 0 {
 		before := len(s.log.Lines())
 		s.log.Add(u.Events)
@@ -206,6 +215,7 @@ func (ui *UI) onUpdate(sess *runner.Session, u live.Update) {
 	ui.live.setControls(u.Progress.State)
 	if ui.crawl == sess.ID {
 		ui.results.refresh()
+		ui.changes.reload()
 	}
 	ui.crawls.reload()
 	ui.newCrawl.check()

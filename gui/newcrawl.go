@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/secret"
 	"github.com/trawler/trawler/gui/form"
 	"github.com/trawler/trawler/gui/runner"
 )
@@ -30,6 +31,7 @@ type newCrawlScreen struct {
 	mixText                  *widget.Label
 	scope                    *widget.Select
 	adv                      *advanced
+	profiles                 *profileBar
 	start                    *widget.Button
 	why                      *widget.Label
 
@@ -85,7 +87,8 @@ func newNewCrawlScreen(ui *UI) *newCrawlScreen {
 	acc := widget.NewAccordion(widget.NewAccordionItem("Advanced: rules, network, politeness, limits, re-crawl", s.adv.content))
 	body := container.NewVScroll(container.NewPadded(container.NewVBox(top, acc)))
 	bar := container.NewBorder(nil, nil, nil, s.start, s.why)
-	s.content = container.NewBorder(nil, container.NewPadded(bar), nil, nil, body)
+	s.profiles = newProfileBar(s)
+	s.content = container.NewBorder(container.NewPadded(s.profiles.content), container.NewPadded(bar), nil, nil, body)
 	s.fill(form.Load(ui.app.Preferences()))
 	return s
 }
@@ -186,13 +189,33 @@ func (s *newCrawlScreen) onStart() {
 		return
 	}
 	f := s.read()
+	f.Proxy, _, _ = secret.SplitProxy(f.Proxy) // passwords stay out of the preferences
 	form.Save(s.ui.app.Preferences(), f)
-	sess, err := runner.Start(s.ui.d, strings.TrimSpace(f.Name), s.result.Config)
-	if err != nil {
-		s.ui.showError(fmt.Errorf("start the crawl: %w", err))
-		return
+	cfg := s.result.Config
+	if s.adv.remember.Checked {
+		typed := cfg
+		s.ui.rememberInBackground(func(store func(host, user, pw string) error) error {
+			return rememberAll(typed, store)
+		})
 	}
-	s.ui.follow(sess)
+	name := strings.TrimSpace(f.Name)
+	s.ui.withPasswords("Passwords for "+name, "Start", cfg, func(get passwordSource) {
+		if s.ui.running() || s.ui.d == nil {
+			return
+		}
+		if get != nil {
+			if err := secret.Fill(&cfg, get); err != nil {
+				s.ui.showError(fmt.Errorf("start the crawl: %w", err))
+				return
+			}
+		}
+		sess, err := runner.Start(s.ui.d, name, cfg)
+		if err != nil {
+			s.ui.showError(fmt.Errorf("start the crawl: %w", err))
+			return
+		}
+		s.ui.follow(sess)
+	})
 }
 
 // focus puts the cursor in the seeds box.

@@ -35,6 +35,7 @@ type resultsScreen struct {
 	search                   *widget.Entry
 	searchErr                *widget.Label
 	status, ctype, host, dep *widget.Select
+	near                     *widget.Check
 	facets                   browse.Facets
 	count                    *widget.Label
 	noRows                   fyne.CanvasObject
@@ -64,6 +65,7 @@ func newResultsScreen(ui *UI) *resultsScreen {
 	s.ctype = widget.NewSelect([]string{anyType}, func(string) { s.query() })
 	s.host = widget.NewSelect([]string{anyHost}, func(string) { s.query() })
 	s.dep = widget.NewSelect([]string{anyDepth}, func(string) { s.query() })
+	s.near = widget.NewCheck("Near-duplicates only", func(bool) { s.query() })
 	s.setting = true
 	s.status.SetSelected(browse.StatusChoices[0])
 	s.ctype.SetSelected(anyType)
@@ -75,7 +77,7 @@ func newResultsScreen(ui *UI) *resultsScreen {
 	s.table = s.newTable()
 	s.detail = newDetailPane(ui)
 
-	filters := container.NewHBox(s.status, s.ctype, s.host, s.dep)
+	filters := container.NewHBox(s.status, s.ctype, s.host, s.dep, s.near)
 	bar := container.NewBorder(nil, s.searchErr, nil, container.NewHBox(filters, s.count, s.export), s.search)
 	s.noRows = emptyState("No pages match", "Change the filters or the search, or wait for the crawl to fetch more.")
 	s.noRows.Hide()
@@ -108,6 +110,7 @@ func (s *resultsScreen) setCrawl(id int64) {
 	s.host.SetOptions([]string{anyHost})
 	s.host.SetSelected(anyHost)
 	s.dep.SetSelected(anyDepth)
+	s.near.SetChecked(false)
 	s.setting = false
 	s.sort, s.desc = db.SortStored, false
 	s.noCrawl.Hide()
@@ -119,7 +122,7 @@ func (s *resultsScreen) setCrawl(id int64) {
 
 // filters returns the filter controls as chosen.
 func (s *resultsScreen) filters() browse.Filters {
-	f := browse.Filters{Status: s.status.Selected, Search: s.search.Text}
+	f := browse.Filters{Status: s.status.Selected, Search: s.search.Text, NearDuplicates: s.near.Checked}
 	if s.ctype.Selected != anyType {
 		f.Type = facetValue(s.facets.Types, s.ctype.Selected)
 	}

@@ -22,6 +22,7 @@ const (
 	tabLive
 	tabResults
 	tabCrawls
+	tabChanges
 )
 
 // shortcut returns Ctrl (Cmd on macOS) + key.
@@ -48,6 +49,7 @@ func (ui *UI) actions() []struct {
 		{fyne.Key2, func() { ui.tabs.SelectIndex(tabLive) }},
 		{fyne.Key3, func() { ui.tabs.SelectIndex(tabResults) }},
 		{fyne.Key4, func() { ui.tabs.SelectIndex(tabCrawls) }},
+		{fyne.Key5, func() { ui.tabs.SelectIndex(tabChanges) }},
 	}
 }
 
@@ -76,6 +78,7 @@ func (ui *UI) installMenu() {
 		item("Live crawl", fyne.Key2, func() { ui.tabs.SelectIndex(tabLive) }),
 		item("Results", fyne.Key3, func() { ui.tabs.SelectIndex(tabResults) }),
 		item("Crawls", fyne.Key4, func() { ui.tabs.SelectIndex(tabCrawls) }),
+		item("Changes", fyne.Key5, func() { ui.tabs.SelectIndex(tabChanges) }),
 		fyne.NewMenuItemSeparator(),
 		item("Search results", fyne.KeyF, func() { ui.results.focusSearch() }),
 	)

@@ -28,6 +28,8 @@ type Detail struct {
 	After      []Field // learnt from it (paper 003 table 2)
 	Inlinks    []db.LinkRow
 	Duplicates []db.PageRow // other pages with the same text
+	Near       []db.NearRow // the other pages of its near-duplicate group
+	NearSelf   db.NearRow   // the page's own row in its group: what it matched, how closely
 }
 
 // LoadDetail reads page id of a crawl with its inlinks and duplicates.
@@ -49,6 +51,17 @@ func LoadDetail(ctx context.Context, d *db.DB, crawlID, id int64) (*Detail, erro
 			if r.ID != id {
 				det.Duplicates = append(det.Duplicates, r)
 			}
+		}
+	}
+	near, err := d.NearDuplicates(ctx, crawlID, id, LinkLimit)
+	if err != nil {
+		return nil, fmt.Errorf("find near-duplicates of %s: %w", p.URL, err)
+	}
+	for _, r := range near {
+		if r.ID == id {
+			det.NearSelf = r
+		} else {
+			det.Near = append(det.Near, r)
 		}
 	}
 	return det, nil

@@ -14,6 +14,8 @@ type Filters struct {
 	Host   string // host:port, "" for any
 	Depth  string // a number, "" for any
 	Search string // as typed
+	// NearDuplicates keeps only pages in a near-duplicate group.
+	NearDuplicates bool
 }
 
 // StatusChoices are the status-class filter's choices, "Any status" first.
@@ -45,6 +47,8 @@ func (f Filters) Query(crawl int64, sort db.SortKey, desc bool) db.PageQuery {
 		Search:      SearchQuery(f.Search),
 		Sort:        sort,
 		Desc:        desc,
+
+		NearDuplicates: f.NearDuplicates,
 	}
 	if n, err := strconv.Atoi(strings.TrimSpace(f.Depth)); err == nil && n >= 0 {
 		q.Depth = &n

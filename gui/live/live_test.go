@@ -226,3 +226,39 @@ func TestLogFilter(t *testing.T) {
 		t.Error("Clear left lines")
 	}
 }
+
+// hostSource is a fakeSource that also reports hosts.
+type hostSource struct {
+	fakeSource
+	hosts []crawl.HostStatus
+}
+
+func (h *hostSource) Hosts() []crawl.HostStatus { return append([]crawl.HostStatus(nil), h.hosts...) }
+
+func TestMonitorAddsHostsBusiestFirst(t *testing.T) {
+	src := &hostSource{hosts: []crawl.HostStatus{
+		{Host: "b.test", Waiting: 1}, {Host: "c.test", Waiting: 2, InFlight: 1}, {Host: "a.test", Waiting: 1},
+	}}
+	var got []Update
+	m := NewMonitor(src, Options{Do: func(f func()) { f() }, Apply: func(u Update) { got = append(got, u) }})
+	m.Poll()
+	m.Finish()
+	if len(got) != 2 {
+		t.Fatalf("%d updates", len(got))
+	}
+	for _, u := range got {
+		var names []string
+		for _, h := range u.Hosts {
+			names = append(names, h.Host)
+		}
+		if strings.Join(names, " ") != "c.test a.test b.test" {
+			t.Errorf("hosts in order %q", names)
+		}
+	}
+	m = NewMonitor(&fakeSource{}, Options{Do: func(f func()) { f() }, Apply: func(u Update) {
+		if u.Hosts != nil {
+			t.Errorf("hosts %v from a source without them", u.Hosts)
+		}
+	}})
+	m.Finish()
+}

@@ -7,6 +7,7 @@ package live
 
 import (
 	"context"
+	"sort"
 	"sync/atomic"
 	"time"
 
@@ -50,12 +51,20 @@ type Source interface {
 	Events(after uint64) []crawl.Event
 }
 
+// HostSource is what a Source also satisfies when it can say how each
+// host's queue stands (*crawl.Engine does); the Monitor then adds the
+// hosts to every update.
+type HostSource interface {
+	Hosts() []crawl.HostStatus
+}
+
 // Update is one batch of news for the window.
 type Update struct {
 	Progress crawl.Progress
-	Events   []crawl.Event // new since the previous update, oldest first
-	Rates    []float64     // pages/s, one sample per second, oldest first
-	Final    bool          // the crawl has ended; no update follows
+	Events   []crawl.Event      // new since the previous update, oldest first
+	Rates    []float64          // pages/s, one sample per second, oldest first
+	Hosts    []crawl.HostStatus // busiest first; nil when the Source is no HostSource
+	Final    bool               // the crawl has ended; no update follows
 }
 
 // Options configure a Monitor. Do runs a function on the UI goroutine
@@ -108,14 +117,32 @@ func (m *Monitor) Poll() bool {
 	if m.queued.Load() || !m.throttle.Allow() {
 		return false
 	}
-	m.hand(Update{Progress: p, Events: m.takeEvents(), Rates: m.history.Values()})
+	m.hand(Update{Progress: p, Events: m.takeEvents(), Rates: m.history.Values(), Hosts: m.hosts()})
 	return true
 }
 
 // Finish hands over the last update, whatever the throttle says.
 func (m *Monitor) Finish() {
 	p := m.gather()
-	m.hand(Update{Progress: p, Events: m.takeEvents(), Rates: m.history.Values(), Final: true})
+	m.hand(Update{Progress: p, Events: m.takeEvents(), Rates: m.history.Values(), Hosts: m.hosts(), Final: true})
+}
+
+// hosts reads the per-host view, busiest first (waiting and in flight),
+// then by name, so the window need not sort on its goroutine.
+func (m *Monitor) hosts() []crawl.HostStatus {
+	hs, ok := m.src.(HostSource)
+	if !ok {
+		return nil
+	}
+	list := hs.Hosts()
+	sort.Slice(list, func(i, j int) bool {
+		a, b := list[i], list[j]
+		if wa, wb := a.Waiting+a.InFlight, b.Waiting+b.InFlight; wa != wb {
+			return wa > wb
+		}
+		return a.Host < b.Host
+	})
+	return list
 }
 
 // Handed returns how many updates have been handed to Do.

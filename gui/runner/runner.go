@@ -10,8 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/secret"
 	"github.com/trawler/trawler/db"
 )
 
@@ -37,12 +39,13 @@ type Session struct {
 
 // Start records a new crawl named name (empty: the first seed's host) with
 // cfg and starts crawling. cfg is checked first; a bad setting comes back
-// as a *crawl.SettingError and nothing is recorded.
+// as a *crawl.SettingError and nothing is recorded. The database gets cfg
+// without its passwords (secret.Strip); the engine runs with them.
 func Start(d *db.DB, name string, cfg crawl.Config) (*Session, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	id, err := d.CreateCrawl(context.Background(), name, cfg)
+	id, err := d.CreateCrawl(context.Background(), name, secret.Strip(cfg))
 	if err != nil {
 		return nil, fmt.Errorf("record the new crawl: %w", err)
 	}
@@ -54,9 +57,10 @@ func Start(d *db.DB, name string, cfg crawl.Config) (*Session, error) {
 }
 
 // Resume continues a stored crawl with its saved settings. Passwords are
-// never stored, so passwords gives them again by host (as in the
-// settings); hosts missing from it crawl without one.
-func Resume(d *db.DB, id int64, passwords map[string]string) (*Session, error) {
+// never stored, so get gives each one the settings lack (secret.Fill): the
+// window recalls them from the keychain or asks. With get nil they stay
+// empty.
+func Resume(d *db.DB, id int64, get func(secret.Need) (string, error)) (*Session, error) {
 	ctx := context.Background()
 	info, err := d.CrawlInfo(ctx, id)
 	if err != nil {
@@ -66,10 +70,25 @@ func Resume(d *db.DB, id int64, passwords map[string]string) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the settings of crawl %d: %w", id, err)
 	}
-	for i, a := range cfg.Auth {
-		cfg.Auth[i].Password = passwords[a.Host]
+	if get != nil {
+		if err := secret.Fill(&cfg, get); err != nil {
+			return nil, fmt.Errorf("give crawl %d its passwords: %w", id, err)
+		}
 	}
 	return launch(d, info, cfg)
+}
+
+// Recrawl begins a new cycle of a finished crawl (db.BeginRecrawl: with
+// dueOnly, only the pages the revisit schedule says are due) and runs it
+// like Resume; the engine closes the cycle when nothing is left waiting.
+// It returns the cycle's number with the session.
+func Recrawl(d *db.DB, id int64, dueOnly bool, get func(secret.Need) (string, error)) (*Session, int, error) {
+	cycle, _, err := d.BeginRecrawl(context.Background(), id, dueOnly, time.Now())
+	if err != nil {
+		return nil, 0, fmt.Errorf("begin a re-crawl of crawl %d: %w", id, err)
+	}
+	s, err := Resume(d, id, get)
+	return s, cycle, err
 }
 
 func launch(d *db.DB, info db.CrawlInfo, cfg crawl.Config) (*Session, error) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/secret"
 	"github.com/trawler/trawler/crawl/testsite"
 	"github.com/trawler/trawler/db"
 )
@@ -131,5 +132,38 @@ func TestPauseResumeStopAndResumeLater(t *testing.T) {
 func TestResumeUnknownCrawl(t *testing.T) {
 	if _, err := Resume(openDB(t), 99, nil); !errors.Is(err, db.ErrNotFound) {
 		t.Errorf("err = %v, want ErrNotFound", err)
+	}
+}
+
+// TestStartStoresNoPasswords checks that the engine runs with the
+// passwords and the database gets the settings without them.
+func TestStartStoresNoPasswords(t *testing.T) {
+	d := openDB(t)
+	cfg := config(site(t, 5, 0), 2)
+	cfg.Auth = []crawl.HostAuth{{Host: "127.0.0.1", User: "me", Password: "pw"}}
+	s, err := Start(d, "signed in", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Engine.Config().Auth[0].Password; got != "pw" {
+		t.Errorf("engine password %q", got)
+	}
+	stored, err := d.Settings(context.Background(), s.ID)
+	if err != nil || stored.Auth[0].Password != "" || stored.Auth[0].User != "me" {
+		t.Errorf("stored auth %+v, %v", stored.Auth, err)
+	}
+	var asked []secret.Need
+	s2, cycle, err := Recrawl(d, s.ID, false, func(n secret.Need) (string, error) { asked = append(asked, n); return "again", nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s2.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if cycle != 1 || len(asked) != 1 || s2.Engine.Config().Auth[0].Password != "again" {
+		t.Errorf("re-crawl: cycle %d, asked %v, auth %+v", cycle, asked, s2.Engine.Config().Auth)
 	}
 }

@@ -1,0 +1,100 @@
+package gui
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/gui/form"
+)
+
+// hostsPanel is the Live view's per-host table: each host's queue, its
+// fetches in flight, when it may be asked next, its delay and its errors.
+// The monitor hands it the engine's Hosts in the same batched update as
+// everything else.
+type hostsPanel struct {
+	content fyne.CanvasObject
+	table   *widget.Table
+	title   *widget.Label
+	list    []crawl.HostStatus
+	now     func() time.Time
+}
+
+var hostColumns = []struct {
+	title string
+	width float32
+}{
+	{"Host", 150}, {"Waiting", 68}, {"In flight", 68}, {"Next", 62}, {"Delay", 56}, {"Errors", 56},
+}
+
+func newHostsPanel() *hostsPanel {
+	p := &hostsPanel{now: time.Now}
+	p.title = heading("Hosts")
+	p.table = widget.NewTable(
+		func() (int, int) { return len(p.list), len(hostColumns) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateClip
+			return l
+		},
+		func(id widget.TableCellID, o fyne.CanvasObject) {
+			if id.Row < len(p.list) {
+				o.(*widget.Label).SetText(p.cell(p.list[id.Row], id.Col))
+			}
+		})
+	p.table.ShowHeaderRow = true
+	p.table.CreateHeader = func() fyne.CanvasObject { l := widget.NewLabel(""); l.TextStyle.Bold = true; return l }
+	p.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		if id.Col >= 0 && id.Col < len(hostColumns) {
+			o.(*widget.Label).SetText(hostColumns[id.Col].title)
+		}
+	}
+	for i, c := range hostColumns {
+		p.table.SetColumnWidth(i, c.width)
+	}
+	p.content = container.NewBorder(p.title, nil, nil, nil, p.table)
+	return p
+}
+
+func (p *hostsPanel) cell(h crawl.HostStatus, col int) string {
+	switch col {
+	case 0:
+		return h.Host
+	case 1:
+		return strconv.Itoa(h.Waiting)
+	case 2:
+		return strconv.Itoa(h.InFlight)
+	case 3: // how long until it may be asked again
+		wait := h.NextAllowed.Sub(p.now())
+		if h.NextAllowed.IsZero() || wait <= 0 {
+			return "now"
+		}
+		return fmt.Sprintf("%.1fs", wait.Seconds())
+	case 4:
+		if h.Delay == 0 {
+			return "—"
+		}
+		return form.Duration(h.Delay)
+	case 5:
+		return strconv.Itoa(h.Errors)
+	}
+	return ""
+}
+
+// set shows list, as the monitor sorted it.
+func (p *hostsPanel) set(list []crawl.HostStatus) {
+	p.list = list
+	text := "Hosts"
+	if len(list) > 0 {
+		text += " (" + strconv.Itoa(len(list)) + ")"
+	}
+	if p.title.Text != text {
+		p.title.SetText(text)
+	}
+	p.table.Refresh()
+}

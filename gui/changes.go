@@ -40,10 +40,7 @@ type changesScreen struct {
 // maxChangeRows bounds the list; the CSV export has them all.
 const maxChangeRows = 5000
 
-var changeColumns = []struct {
-	title string
-	width float32
-}{
+var changeColumns = []textColumn{
 	{"Change", 80}, {"URL", 420}, {"Title", 220}, {"Status", 60}, {"+words", 70}, {"−words", 70},
 }
 
@@ -53,28 +50,8 @@ func newChangesScreen(ui *UI) *changesScreen {
 	s.report.Wrapping = fyne.TextWrapWord
 	s.export = widget.NewButtonWithIcon("Export changes CSV…", theme.DocumentSaveIcon(), s.exportDialog)
 	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), s.reload)
-	s.table = widget.NewTable(
-		func() (int, int) { return len(s.rows), len(changeColumns) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(id widget.TableCellID, o fyne.CanvasObject) {
-			if id.Row < len(s.rows) {
-				o.(*widget.Label).SetText(changeCell(s.rows[id.Row], id.Col))
-			}
-		})
-	s.table.ShowHeaderRow = true
-	s.table.CreateHeader = func() fyne.CanvasObject { l := widget.NewLabel(""); l.TextStyle.Bold = true; return l }
-	s.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if id.Col >= 0 && id.Col < len(changeColumns) {
-			o.(*widget.Label).SetText(changeColumns[id.Col].title)
-		}
-	}
-	for i, c := range changeColumns {
-		s.table.SetColumnWidth(i, c.width)
-	}
+	s.table = textTable(changeColumns, fyne.TextTruncateEllipsis, func() int { return len(s.rows) },
+		func(row, col int) string { return changeCell(s.rows[row], col) })
 	s.table.OnSelected = func(id widget.TableCellID) {
 		if id.Row < len(s.rows) {
 			s.showDiff(s.rows[id.Row])

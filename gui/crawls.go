@@ -34,10 +34,7 @@ type crawlsScreen struct {
 	recrawl                             *widget.Button
 }
 
-var crawlColumns = []struct {
-	title string
-	width float32
-}{
+var crawlColumns = []textColumn{
 	{"Name", 200}, {"Seeds", 260}, {"State", 80}, {"Started", 170},
 	{"Pages", 80}, {"Errors", 70}, {"Waiting", 80}, {"Read", 90},
 }
@@ -46,28 +43,8 @@ func newCrawlsScreen(ui *UI) *crawlsScreen {
 	s := &crawlsScreen{ui: ui, selected: -1}
 	s.path = widget.NewLabel("")
 	s.path.Truncation = fyne.TextTruncateEllipsis
-	s.table = widget.NewTable(
-		func() (int, int) { return len(s.list), len(crawlColumns) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(id widget.TableCellID, o fyne.CanvasObject) {
-			if id.Row < len(s.list) {
-				o.(*widget.Label).SetText(s.cell(s.list[id.Row], id.Col))
-			}
-		})
-	s.table.ShowHeaderRow = true
-	s.table.CreateHeader = func() fyne.CanvasObject { l := widget.NewLabel(""); l.TextStyle.Bold = true; return l }
-	s.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if id.Col >= 0 && id.Col < len(crawlColumns) {
-			o.(*widget.Label).SetText(crawlColumns[id.Col].title)
-		}
-	}
-	for i, c := range crawlColumns {
-		s.table.SetColumnWidth(i, c.width)
-	}
+	s.table = textTable(crawlColumns, fyne.TextTruncateEllipsis, func() int { return len(s.list) },
+		func(row, col int) string { return s.cell(s.list[row], col) })
 	s.table.OnSelected = func(id widget.TableCellID) { s.selected = id.Row; s.setButtons() }
 	s.table.OnUnselected = func(widget.TableCellID) { s.selected = -1; s.setButtons() }
 	s.open = widget.NewButtonWithIcon("Open", theme.FolderOpenIcon(), s.onOpen)

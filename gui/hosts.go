@@ -25,38 +25,15 @@ type hostsPanel struct {
 	now     func() time.Time
 }
 
-var hostColumns = []struct {
-	title string
-	width float32
-}{
+var hostColumns = []textColumn{
 	{"Host", 150}, {"Waiting", 68}, {"In flight", 68}, {"Next", 62}, {"Delay", 56}, {"Errors", 56},
 }
 
 func newHostsPanel() *hostsPanel {
 	p := &hostsPanel{now: time.Now}
 	p.title = heading("Hosts")
-	p.table = widget.NewTable(
-		func() (int, int) { return len(p.list), len(hostColumns) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateClip
-			return l
-		},
-		func(id widget.TableCellID, o fyne.CanvasObject) {
-			if id.Row < len(p.list) {
-				o.(*widget.Label).SetText(p.cell(p.list[id.Row], id.Col))
-			}
-		})
-	p.table.ShowHeaderRow = true
-	p.table.CreateHeader = func() fyne.CanvasObject { l := widget.NewLabel(""); l.TextStyle.Bold = true; return l }
-	p.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if id.Col >= 0 && id.Col < len(hostColumns) {
-			o.(*widget.Label).SetText(hostColumns[id.Col].title)
-		}
-	}
-	for i, c := range hostColumns {
-		p.table.SetColumnWidth(i, c.width)
-	}
+	p.table = textTable(hostColumns, fyne.TextTruncateClip, func() int { return len(p.list) },
+		func(row, col int) string { return p.cell(p.list[row], col) })
 	p.content = container.NewBorder(p.title, nil, nil, nil, p.table)
 	return p
 }

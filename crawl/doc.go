@@ -40,7 +40,7 @@
 // NearSimilarity) and a near-duplicate group (NearGroup). The store keeps
 // the sketches, so a resumed crawl or a re-crawl rebuilds the index
 // (Store.Sketches), and an unchanged page answered 304 takes its stored
-// sketch (Store.Sketch). The index costs about 1.1 KB of memory per page.
+// sketch (Store.Sketch). The index costs about 1.6 KB of memory per page.
 package crawl
 
 // Version is Trawler's version; it appears in the default user agent.

@@ -10,8 +10,8 @@ import (
 // Defaults used for the zero fields of a Config.
 const (
 	DefaultShingle   = 5
-	DefaultHashes    = 256
-	DefaultBands     = DefaultHashes / DefaultRows
+	DefaultHashes    = 1024
+	DefaultBands     = 28
 	DefaultRows      = 9
 	DefaultThreshold = 0.9
 )
@@ -27,15 +27,16 @@ type Config struct {
 	// Shingle is the number of consecutive words in a shingle (default 5).
 	// Shorter shingles see more pages as similar, longer ones fewer.
 	Shingle int
-	// Hashes is the number of minima k in a sketch, a power of two from 16
-	// to 4096 (default 256). The estimate's standard deviation is about
-	// sqrt(J(1-J)/k); a sketch takes 2k bytes.
+	// Hashes is the number of bins k in a sketch, a power of two from 16
+	// to 4096 (default 1024). The estimate's standard deviation is at
+	// most about sqrt(J(1-J)/k); a sketch takes k bytes.
 	Hashes int
-	// Bands is the number of LSH bands b (default Hashes/9, 28 at the
-	// default Hashes); each band is r = Hashes/Bands minima (9 by
-	// default), and pages that agree on every minimum of some band are
-	// compared. See DetectionProbability.
+	// Bands is the number of LSH bands b (default 28, fewer if Hashes is
+	// too small for them) and Rows the number of bins r in each (default
+	// 9): pages that agree on every bin of some band are compared. The
+	// bands take the first b·r bins. See DetectionProbability.
 	Bands int
+	Rows  int
 	// Threshold is the least Similarity (default 0.9) at which two pages
 	// count as near-duplicates, in (0, 1].
 	Threshold float64
@@ -46,7 +47,7 @@ type Config struct {
 
 // DefaultConfig returns the Config the crawler uses unless told otherwise.
 func DefaultConfig() Config {
-	return Config{Shingle: DefaultShingle, Hashes: DefaultHashes, Bands: DefaultBands, Threshold: DefaultThreshold}
+	return Config{Shingle: DefaultShingle, Hashes: DefaultHashes, Bands: DefaultBands, Rows: DefaultRows, Threshold: DefaultThreshold}
 }
 
 // withDefaults fills the zero fields.
@@ -57,8 +58,11 @@ func (c Config) withDefaults() Config {
 	if c.Hashes == 0 {
 		c.Hashes = DefaultHashes
 	}
-	if c.Bands == 0 {
-		c.Bands = max(c.Hashes/DefaultRows, 1)
+	if c.Rows == 0 {
+		c.Rows = DefaultRows
+	}
+	if c.Bands == 0 && c.Rows > 0 {
+		c.Bands = max(min(DefaultBands, c.Hashes/c.Rows), 1)
 	}
 	if c.Threshold == 0 {
 		c.Threshold = DefaultThreshold
@@ -77,8 +81,10 @@ func (c Config) Validate() error {
 	if d.Hashes < 16 || d.Hashes > 4096 || bits.OnesCount(uint(d.Hashes)) != 1 {
 		errs = append(errs, fmt.Errorf("hashes %d is not a power of two in 16..4096", c.Hashes))
 	}
-	if d.Bands < 1 || d.Bands > d.Hashes {
-		errs = append(errs, fmt.Errorf("bands %d is not in 1..hashes (%d)", c.Bands, d.Hashes))
+	if d.Rows < 1 || d.Rows > d.Hashes {
+		errs = append(errs, fmt.Errorf("rows %d is not in 1..hashes (%d)", c.Rows, d.Hashes))
+	} else if d.Bands < 1 || d.Bands*d.Rows > d.Hashes {
+		errs = append(errs, fmt.Errorf("bands %d of %d rows do not fit in %d hashes", d.Bands, d.Rows, d.Hashes))
 	}
 	if !(d.Threshold > 0 && d.Threshold <= 1) {
 		errs = append(errs, fmt.Errorf("threshold %v is not in (0, 1]", c.Threshold))
@@ -97,15 +103,6 @@ func (c Config) mustValid() Config {
 	return c.withDefaults()
 }
 
-// Rows returns r, the number of minima in one LSH band.
-func (c Config) Rows() int {
-	c = c.withDefaults()
-	if c.Bands < 1 {
-		return 0
-	}
-	return c.Hashes / c.Bands
-}
-
 // DetectionProbability returns the chance that two pages whose true
 // Similarity is s share at least one LSH band, and so are compared at all:
 // 1-(1-J^r)^b, where J = s/(2-s) is their Jaccard index. This is the
@@ -116,7 +113,7 @@ func (c Config) DetectionProbability(s float64) float64 {
 		return 0
 	}
 	j := jaccardOf(min(s, 1))
-	return -math.Expm1(float64(c.Bands) * math.Log1p(-math.Pow(j, float64(c.Rows()))))
+	return -math.Expm1(float64(c.Bands) * math.Log1p(-math.Pow(j, float64(c.Rows))))
 }
 
 // jaccardOf converts a Similarity (Dice coefficient) to a Jaccard index.

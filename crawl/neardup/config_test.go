@@ -14,7 +14,7 @@ func TestValidate(t *testing.T) {
 		{Config{}, ""},
 		{DefaultConfig(), ""},
 		{Config{Hashes: 16}, ""},
-		{Config{Hashes: 4096, Bands: 4096, Shingle: MaxShingle, Threshold: 1}, ""},
+		{Config{Hashes: 4096, Bands: 4096, Rows: 1, Shingle: MaxShingle, Threshold: 1}, ""},
 		{Config{Shingle: -1}, "shingle size -1"},
 		{Config{Shingle: MaxShingle + 1}, "shingle size 65"},
 		{Config{Hashes: 100}, "hashes 100"},
@@ -22,6 +22,9 @@ func TestValidate(t *testing.T) {
 		{Config{Hashes: 8192}, "hashes 8192"},
 		{Config{Bands: 257}, "bands 257"},
 		{Config{Bands: -3}, "bands -3"},
+		{Config{Rows: -1}, "rows -1"},
+		{Config{Rows: 2000}, "rows 2000"},
+		{Config{Hashes: 16, Bands: 2}, "bands 2 of 9 rows"},
 		{Config{Threshold: 1.5}, "threshold 1.5"},
 		{Config{Threshold: -0.1}, "threshold -0.1"},
 		{Config{Threshold: math.NaN()}, "threshold NaN"},
@@ -57,7 +60,7 @@ func TestInvalidConfigPanics(t *testing.T) {
 // package documentation, and checks it against the formula.
 func TestDetectionProbability(t *testing.T) {
 	c := DefaultConfig()
-	if got := c.Rows(); got != 9 {
+	if got := c.Rows; got != 9 {
 		t.Fatalf("Rows = %d, want 9", got)
 	}
 	tests := []struct{ s, lo, hi float64 }{

@@ -24,31 +24,38 @@
 // Instead of k hash functions, the sketch uses one permutation hashing
 // (Li, Owen and Zhang, 2012): the low bits of the hash choose one of k
 // bins and each bin keeps the least hash that falls into it, so a page
-// costs one fingerprint and one mix per shingle whatever k is. Bins no
-// shingle fell into (about k·e^(-n/k) of them for n shingles) borrow
-// the minimum of another bin chosen by a fixed permutation of the bins per
-// empty bin (optimal densification, Shrivastava 2017), which keeps the
-// estimate unbiased for short pages. Each bin's minimum is then hashed with
-// the bin's number and cut to 16 bits (b-bit minwise hashing, Li and
-// König 2010): two different minima agree by chance once in 65,536,
-// which biases estimates by less than 0.00002, and a sketch is 2k bytes
-// (512 at the default k = 256).
+// costs one fingerprint and one mix per shingle whatever k is. Each bin's
+// minimum is then hashed with the bin's number and cut to a byte in
+// 1..255 (b-bit minwise hashing, Li and König 2010); 0 marks a bin no
+// shingle fell into, so a sketch is k bytes (1 KB at the default k =
+// 1,024).
 //
-// The estimate of J from k bins has a standard deviation of about
-// sqrt(J(1-J)/k), a little less when pages have not many more shingles
-// than bins: at k = 256, 0.031 at J = 0.5 and 0.019 at J = 0.9. On 1,000
-// pairs of varied overlap, 96% of estimates fall within ±0.05 of the exact
-// Jaccard index and the worst misses by 0.097, 3.5 standard deviations
-// (TestEstimateAccuracy; at k = 512, 99% and 0.066).
+// The Resemblance of two pages is the share of agreeing bins among the n
+// bins not empty in both, corrected for the bytes of two different minima
+// agreeing by chance (1 in 255): J = (p - 1/255)/(1 - 1/255). Leaving out
+// bins empty in both, rather than filling them from other bins, makes
+// short pages' estimates nearly exact: with fewer shingles than bins,
+// almost every shingle has a bin of its own.
+//
+// The estimate has a standard deviation of at most about sqrt(J(1-J)/k):
+// at k = 1,024, 0.016 at J = 0.5 and 0.009 at J = 0.9. On 1,000 pairs of
+// varied overlap and size every estimate falls within ±0.05 of the exact
+// Jaccard index and the worst misses by 0.044 (TestEstimateAccuracy; at
+// k = 256, 98.8% and 0.066; at k = 512, 99.9% and 0.060).
 //
 // # Banding
 //
-// The index cuts each sketch into Bands bands of r = Hashes/Bands bins and
-// compares a new page only with pages that agree with it on every bin of
-// at least one band; the candidates' similarity is then estimated from
-// their whole sketches, and the best at or above Threshold is the match.
+// The index cuts the first Bands·Rows bins of each sketch into Bands bands
+// of r = Rows bins and compares a new page only with pages that agree with
+// it on every bin of at least one band. For banding, an empty bin takes
+// the value of another bin, the first non-empty one in a sequence of
+// bins fixed per bin (optimal densification, Shrivastava 2017), so that
+// short pages still fall into the bands of pages sharing their text and
+// not into those of every short page. The candidates' similarity is then
+// estimated from their whole sketches, and the best at or above Threshold
+// is the match.
 // Two pages of similarity s (Jaccard J) share a band with probability
-// 1-(1-J^r)^b, which for the defaults (k = 256, b = 28, r = 9) is:
+// 1-(1-J^r)^b, which for the defaults (b = 28, r = 9) is:
 //
 //	similarity  0.50    0.60   0.70  0.75  0.80  0.85  0.88  0.90   0.92   0.95
 //	compared    0.0014  0.014  0.10  0.25  0.52  0.85  0.97  0.993  0.9995 1.0000
@@ -57,16 +64,16 @@
 // pages almost never. Whether a compared pair then counts as a match
 // depends on its estimate: pairs right at the threshold are matched about
 // half the time, pairs 0.03 above it nearly always (TestRecall: of 500
-// pairs spread over [0.9, 1], 100% compared and 95% matched).
+// pairs spread over [0.9, 1], 100% compared and 99% matched).
 //
 // # Cost
 //
-// Sketching costs about 4 ns per byte of text (40 µs for a 10 KB text),
-// two allocations of 2.5 KB in all; Index.Add about 3 µs per page and
-// 1.1 KB of memory per stored page at the defaults. On sites where every
-// page is mostly one template, bands fill with keys that hundreds of pages
-// share; Add then compares at most MaxChain pages per band, which bounds
-// its cost near 15 µs without losing the near-copies, whose own text
-// decides other bands (TestTemplateSite). See BenchmarkSketch,
-// BenchmarkParseVsSketch and BenchmarkIndexAdd.
+// Sketching costs about 5 ns per byte of text (49 µs for a 10 KB text,
+// 3 µs at least), two allocations of 9 KB in all; Index.Add about 7 µs
+// per page and 1.6 KB of memory per stored page at the defaults. On sites
+// where every page is mostly one template, bands fill with keys that
+// hundreds of pages share; Add then compares at most MaxChain pages per
+// band, which bounds its cost near 35 µs without losing the near-copies,
+// whose own text decides other bands (TestTemplateSite). See
+// BenchmarkSketch, BenchmarkParseVsSketch and BenchmarkIndexAdd.
 package neardup

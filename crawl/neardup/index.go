@@ -1,6 +1,8 @@
 package neardup
 
 import (
+	"encoding/binary"
+	"math"
 	"math/bits"
 	"sync"
 )
@@ -31,9 +33,8 @@ type Match struct {
 // same order (as when a resumed crawl rebuilds the index from stored
 // sketches) gives the same matches and groups.
 type Index struct {
-	cfg   Config
-	rows  int
-	minEq int // the fewest equal minima whose Similarity reaches the threshold
+	cfg     Config
+	maxMiss int // the most disagreeing bins a pair reaching the threshold can have
 
 	mu     sync.Mutex
 	added  int
@@ -50,14 +51,14 @@ type Index struct {
 // if c is invalid (see Config.Validate).
 func NewIndex(c Config) *Index {
 	c = c.mustValid()
-	x := &Index{cfg: c, rows: c.Rows(), heads: make([]map[uint32]uint32, c.Bands)}
+	x := &Index{cfg: c, heads: make([]map[uint32]uint32, c.Bands)}
 	for i := range x.heads {
 		x.heads[i] = make(map[uint32]uint32)
 	}
-	x.minEq = c.Hashes
-	for x.minEq > 0 && diceOf(float64(x.minEq-1)/float64(c.Hashes)) >= c.Threshold {
-		x.minEq--
-	}
+	// A pair reaches the threshold only if at least a share p of the n
+	// bins not empty in both agree, so at most (1-p)·n ≤ (1-p)·k disagree.
+	p := jaccardOf(c.Threshold)*(1-chance) + chance
+	x.maxMiss = int(math.Ceil((1-p)*float64(c.Hashes) + 1e-9))
 	return x
 }
 
@@ -91,53 +92,74 @@ func (x *Index) Add(id uint64, s Sketch) (match Match, ok bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.added++
-	best, eq := x.best(packed, keys)
+	best, sim, same := x.best(packed, keys)
 	if best < 0 {
 		x.insert(id, id, packed, keys)
 		return own, false
 	}
-	match = Match{ID: x.ids[best], Similarity: diceOf(float64(eq) / float64(len(s))), Group: x.groups[best]}
-	if eq < len(s) {
+	match = Match{ID: x.ids[best], Similarity: sim, Group: x.groups[best]}
+	if !same {
 		x.insert(id, match.Group, packed, keys)
 	}
 	return match, true
 }
 
-// keys returns the hash of each band of s.
+// keys returns the hash of each band of s. An empty bin takes the value
+// of the bin it borrows from (Config.lender) and that bin's number, so
+// that short pages, whose bins are mostly empty, still fall into bands
+// with the pages that share their text and not with every short page.
 func (x *Index) keys(s Sketch) []uint32 {
-	r := x.rows
+	r := x.cfg.Rows
+	var full []uint64 // the non-empty bins, gathered only when few
+	filled := 0
+	for _, v := range s {
+		if v != 0 {
+			filled++
+		}
+	}
+	if filled*filled <= len(s) {
+		full = make([]uint64, 0, filled)
+		for j, v := range s {
+			if v != 0 {
+				full = append(full, uint64(j))
+			}
+		}
+	}
 	keys := make([]uint32, x.cfg.Bands)
 	for b := range keys {
 		h := uint64(b+1) * golden
-		for i, v := range s[b*r : b*r+r] {
-			h ^= uint64(v) << (16 * (i & 3))
-			if i&3 == 3 {
-				h = mix(h)
+		for i := b * r; i < b*r+r; i++ {
+			j := uint64(i)
+			if s[i] == 0 {
+				j = x.cfg.lender(j, s, full)
 			}
+			h = mix(h ^ (j<<8 | uint64(s[j])))
 		}
-		keys[b] = uint32(mix(h))
+		keys[b] = uint32(h)
 	}
 	return keys
 }
 
 // best returns the stored page most similar to s (packed) at or above the
-// threshold, and its number of equal minima; -1 if there is none.
-func (x *Index) best(s []uint64, keys []uint32) (int, int) {
+// threshold and their Similarity, or -1 if there is none; same reports
+// that the page's sketch equals s.
+func (x *Index) best(s []uint64, keys []uint32) (best int, sim float64, same bool) {
 	if x.epoch++; x.epoch == 0 { // wrapped: forget the old marks
 		clear(x.seen)
 		x.epoch = 1
 	}
-	best, bestEq := -1, x.minEq-1
+	best, sim = -1, x.cfg.Threshold
 	for b, key := range keys {
 		p, ok := x.heads[b][key]
 		for n := 0; ok && n < MaxChain; n++ {
 			if x.seen[p] != x.epoch {
 				x.seen[p] = x.epoch
-				eq := equalAtLeast(s, x.sketch(p), bestEq)
-				if eq > bestEq || (eq == bestEq && best >= 0 && int(p) < best) {
-					best, bestEq = int(p), eq
-					if eq == 4*len(s) { // the only stored copy: copies are not stored
-						return best, bestEq
+				if eq, all, ok := compare(s, x.sketch(p), x.maxMiss); ok {
+					if all == eq { // the only stored copy: copies are not stored
+						return int(p), 1, true
+					}
+					if si := diceOf(jaccardFrom(eq, all)); si > sim || (si == sim && (best < 0 || int(p) < best)) {
+						best, sim = int(p), si
 					}
 				}
 			}
@@ -145,39 +167,54 @@ func (x *Index) best(s []uint64, keys []uint32) (int, int) {
 			p, ok = prev-1, prev != 0
 		}
 	}
-	return best, bestEq
+	return best, sim, false
 }
 
-// equalAtLeast counts the bins where the packed sketches a and b agree,
-// giving up (and returning -1) once too many disagree to reach want.
-func equalAtLeast(a, b []uint64, want int) int {
-	misses := 4*len(a) - want
+// Masks of the bytes of a word, for counting bytes that are not zero.
+const (
+	low7 = 0x7f7f7f7f7f7f7f7f
+	high = 0x8080808080808080
+)
+
+// nonZero returns the number of bytes of w that are not zero.
+func nonZero(w uint64) int {
+	return bits.OnesCount64(((w & low7) + low7 | w) & high)
+}
+
+// compare counts, over the packed sketches a and b, the bins where they
+// hold the same non-empty value (eq) and the bins not empty in both (n).
+// It gives up, with ok false, once more than maxMiss bins disagree; most
+// candidates do, so the empty bins are only counted for the others.
+func compare(a, b []uint64, maxMiss int) (eq, n int, ok bool) {
+	misses := 0
 	b = b[:len(a)]
 	for i, v := range a {
 		if d := v ^ b[i]; d != 0 {
-			// Set the top bit of each 16-bit lane of d that is not zero.
-			d = ((d & 0x7fff7fff7fff7fff) + 0x7fff7fff7fff7fff | d) & 0x8000800080008000
-			if misses -= bits.OnesCount64(d); misses < 0 {
-				return -1
+			if misses += nonZero(d); misses > maxMiss {
+				return 0, 0, false
 			}
 		}
 	}
-	return want + misses
+	n = 8 * len(a)
+	for i, v := range a {
+		n -= 8 - nonZero(v|b[i])
+	}
+	return n - misses, n, true
 }
 
-// pack puts four minima in each word, so that sketches compare a word at
-// a time.
+// pack puts eight bins in each word, so that sketches compare a word at a
+// time.
 func pack(s Sketch) []uint64 {
-	p := make([]uint64, len(s)/4)
+	p := make([]uint64, len(s)/8)
 	for i := range p {
-		p[i] = uint64(s[4*i]) | uint64(s[4*i+1])<<16 | uint64(s[4*i+2])<<32 | uint64(s[4*i+3])<<48
+		p[i] = binary.LittleEndian.Uint64(s[8*i:])
 	}
 	return p
 }
 
 // sketch returns the stored, packed sketch of page p.
 func (x *Index) sketch(p uint32) []uint64 {
-	w := x.cfg.Hashes / 4
+	w := x.cfg.Hashes / 8
 	o := int(p%chunkPages) * w
 	return x.mins[p/chunkPages][o : o+w]
 }

@@ -7,34 +7,34 @@ import (
 	"testing"
 )
 
-// randomSketch returns a sketch of k random minima.
+// randomSketch returns a sketch of k random, non-empty bins.
 func randomSketch(rng *rand.Rand, k int) Sketch {
 	s := make(Sketch, k)
 	for i := range s {
-		s[i] = uint16(rng.Uint32())
+		s[i] = uint8(1 + rng.IntN(255))
 	}
 	return s
 }
 
-// changed returns a copy of s with the minima in bins [from, to) replaced
-// by their complement xor salt, so that no other test sketch has them.
-func changed(s Sketch, from, to int, salt uint16) Sketch {
+// changed returns a copy of s with the bins [from, to) holding other
+// non-empty values, shifted by 1+salt (salt < 254) within 1..255.
+func changed(s Sketch, from, to int, salt uint8) Sketch {
 	out := slices.Clone(s)
 	for i := from; i < to; i++ {
-		out[i] = ^s[i] ^ salt
+		out[i] = uint8((int(s[i])+int(salt))%255) + 1
 	}
 	return out
 }
 
-// TestAddThreshold checks the match decision at the threshold: 210 equal
-// minima of 256 are Similarity 0.9013, 209 are 0.8984.
+// TestAddThreshold checks the match decision at the threshold: 185 bins
+// of 1,024 disagreeing are Similarity 0.90027, 186 are 0.89967.
 func TestAddThreshold(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	a := randomSketch(rng, DefaultHashes)
 	tests := []struct {
 		differ int
 		want   bool
-	}{{0, true}, {1, true}, {46, true}, {47, false}, {128, false}}
+	}{{0, true}, {1, true}, {185, true}, {186, false}, {512, false}}
 	for _, tt := range tests {
 		x := NewIndex(Config{})
 		x.Add(10, a)
@@ -61,11 +61,11 @@ func TestGroups(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	k := DefaultHashes
 	a := randomSketch(rng, k)
-	b := changed(a, 200, 225, 1) // 0.95 to a
-	c := changed(b, 100, 125, 2) // 0.95 to b, 0.90- to a
-	d := changed(a, 0, 50, 3)    // 0.89 to a: a group of its own
-	e := slices.Clone(d)         // d with its first 20 bins back as a's:
-	copy(e[:20], a[:20])         // 0.96 to d, 0.94 to a
+	b := changed(a, 800, 900, 1) // 0.95 to a
+	c := changed(b, 400, 500, 2) // 0.95 to b, 0.89 to a
+	d := changed(a, 0, 200, 3)   // 0.89 to a: a group of its own
+	e := slices.Clone(d)         // d with its first 80 bins back as a's:
+	copy(e[:80], a[:80])         // 0.96 to d, 0.94 to a
 	z := randomSketch(rng, k)
 	steps := []struct {
 		id   uint64
@@ -82,7 +82,7 @@ func TestGroups(t *testing.T) {
 		{7, slices.Clone(a), Match{ID: 1, Group: 1}, true}, // a copy: similarity 1
 		{8, slices.Clone(a), Match{ID: 1, Group: 1}, true}, // copies match the first
 		{9, nil, Match{Group: 9}, false},
-		{10, a[:128], Match{Group: 10}, false}, // another size
+		{10, a[:512], Match{Group: 10}, false}, // another size
 	}
 	x := NewIndex(Config{})
 	for _, st := range steps {
@@ -109,7 +109,7 @@ func TestGroups(t *testing.T) {
 // band: a page whose only shared band holds its match behind MaxChain
 // later pages is missed, one just within reach is found.
 func TestMaxChain(t *testing.T) {
-	k, r := DefaultHashes, DefaultHashes/DefaultBands
+	k, r := DefaultHashes, DefaultRows
 	for _, tt := range []struct {
 		later int
 		want  bool
@@ -125,7 +125,7 @@ func TestMaxChain(t *testing.T) {
 		}
 		probe := slices.Clone(first) // one change in every band but band 0
 		for b := 1; b < DefaultBands; b++ {
-			probe[b*r] ^= 0xffff
+			probe = changed(probe, b*r, b*r+1, 0)
 		}
 		m, ok := x.Add(2, probe)
 		if ok != tt.want || (ok && m.ID != 1) {

@@ -1,21 +1,24 @@
 package neardup
 
 import (
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/trawler/trawler/crawl/rabin"
 )
 
-// Sketch is the MinHash sketch of one page: k 16-bit minima, one per bin.
+// Sketch is the MinHash sketch of one page: one byte per bin, 0 for a
+// bin no shingle fell into and 1..255 for the bits of the bin's minimum.
 // A nil Sketch stands for a page without text; it never matches.
-type Sketch []uint16
+type Sketch []uint8
 
-// noMin marks a bin no shingle fell into.
+// noMin marks a bin no shingle fell into while sketching.
 const noMin = math.MaxUint64
+
+// chance is the probability that the bytes of two different minima agree.
+const chance = 1.0 / 255
 
 // Constants that derive independent hash streams from the seed.
 const (
@@ -97,51 +100,33 @@ func (c Config) shingles(text string, mins []uint64) int {
 	return n
 }
 
-// finish densifies mins and writes the low 16 bits of each bin's
-// re-hashed minimum to out. Re-hashing with the bin's number makes a bin
-// that borrowed another's minimum differ from the lender: two different
-// one-shingle pages fill every bin from their one shingle, and cut to 16
-// bits without it they would agree everywhere once in 65,536 pairs.
+// finish writes each non-empty bin's minimum to out as a byte in 1..255,
+// re-hashed with the seed and the bin's number so that the bytes of
+// different minima agree with probability exactly 1/255.
 func (c Config) finish(mins []uint64, out Sketch) {
-	mask := uint64(len(mins) - 1)
-	var full []uint64 // the non-empty bins, gathered only when few
-	filled := 0
-	for _, m := range mins {
-		if m != noMin {
-			filled++
-		}
-	}
-	if filled*filled <= len(mins) {
-		full = make([]uint64, 0, filled)
-		for j, m := range mins {
-			if m != noMin {
-				full = append(full, uint64(j))
-			}
-		}
-	}
 	fin := (c.Seed ^ finishSalt) * golden
 	for i, m := range mins {
-		if m == noMin {
-			m = mins[c.lender(uint64(i), mins, full, mask)]
+		if m != noMin {
+			h := mix(m^(fin+uint64(i)*golden)) >> 32
+			out[i] = uint8(1 + (h*255)>>32)
 		}
-		out[i] = uint16(mix(m ^ (fin + uint64(i)*golden)))
 	}
 }
 
-// lender returns the bin an empty bin i borrows its minimum from: the
-// first non-empty bin in a sequence of all bins that depends on i and the
-// seed, j_p = s + p·t mod k for p = 0, 1, … with t odd ("optimal
+// lender returns the bin an empty bin i of s borrows its value from for
+// LSH: the first non-empty bin in a sequence of all bins that depends on i
+// and the seed, j_p = s + p·t mod k for p = 0, 1, … with t odd ("optimal
 // densification", Shrivastava 2017, with a permutation instead of draws).
 // Two pages that share the shingle at the lender's minimum then agree on
-// bin i as well, so the estimate stays unbiased. With few non-empty bins
-// (listed in full) it finds the bin of least position p instead of
-// probing; both ways give the same bin.
-func (c Config) lender(i uint64, mins, full []uint64, mask uint64) uint64 {
+// bin i as well. With few non-empty bins (listed in full) it finds the bin
+// of least position p instead of probing; both ways give the same bin.
+func (c Config) lender(i uint64, s Sketch, full []uint64) uint64 {
+	mask := uint64(len(s) - 1)
 	r := mix((c.Seed ^ densifySalt) + i*golden)
-	s, t := r&mask, (r>>32)|1
+	start, t := r&mask, (r>>32)|1
 	if full == nil {
 		for p := uint64(0); ; p++ {
-			if j := (s + p*t) & mask; mins[j] != noMin {
+			if j := (start + p*t) & mask; s[j] != 0 {
 				return j
 			}
 		}
@@ -152,7 +137,7 @@ func (c Config) lender(i uint64, mins, full []uint64, mask uint64) uint64 {
 	inv := inverse(t)
 	best, bestP := uint64(0), uint64(math.MaxUint64)
 	for _, j := range full {
-		if p := ((j - s) * inv) & mask; p < bestP {
+		if p := ((j - start) * inv) & mask; p < bestP {
 			best, bestP = j, p
 		}
 	}
@@ -170,13 +155,26 @@ func inverse(t uint64) uint64 {
 }
 
 // Resemblance returns the MinHash estimate of the Jaccard index of the two
-// pages' shingle sets, |A∩B|/|A∪B|: the fraction of bins whose minima
-// agree. Sketches of different sizes, or nil ones, give 0.
+// pages' shingle sets, |A∩B|/|A∪B|: the share of bins, among those not
+// empty in both, whose minima agree, corrected for the bytes of different
+// minima agreeing by chance. Sketches of different sizes, or nil ones,
+// give 0.
 func Resemblance(a, b Sketch) float64 {
 	if len(a) == 0 || len(a) != len(b) {
 		return 0
 	}
-	return float64(equal(a, b)) / float64(len(a))
+	eq, n := agree(a, b)
+	return jaccardFrom(eq, n)
+}
+
+// jaccardFrom returns the Jaccard estimate from eq agreeing bins among n
+// bins not empty in both.
+func jaccardFrom(eq, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	p := float64(eq) / float64(n)
+	return max(0, (p-chance)/(1-chance))
 }
 
 // Similarity returns the estimated share of shingles the two pages have in
@@ -187,51 +185,52 @@ func Resemblance(a, b Sketch) float64 {
 // Thresholds and matches are in this measure.
 func Similarity(a, b Sketch) float64 { return diceOf(Resemblance(a, b)) }
 
-// equal counts the bins where a and b agree; they have the same length.
-func equal(a, b Sketch) int {
-	n := 0
+// agree returns the number of bins where a and b hold the same non-empty
+// value, and the number of bins not empty in both; they have one length.
+func agree(a, b Sketch) (eq, n int) {
 	b = b[:len(a)]
 	for i, v := range a {
-		if v == b[i] {
+		switch {
+		case v == 0 && b[i] == 0:
+		case v == b[i]:
+			eq++
+			n++
+		default:
 			n++
 		}
 	}
-	return n
+	return eq, n
 }
 
-// sketchVersion is the first byte of a marshalled sketch.
-const sketchVersion = 1
+// sketchVersion is the first byte of a marshalled sketch. Version 1 (16
+// bits per bin, empty bins filled in) was written by development builds
+// only.
+const sketchVersion = 2
 
-// MarshalBinary encodes s for storage: a version byte, then each minimum
-// as two bytes, little-endian. A nil Sketch encodes as no bytes.
+// MarshalBinary encodes s for storage: a version byte, then one byte per
+// bin. A nil Sketch encodes as no bytes.
 func (s Sketch) MarshalBinary() ([]byte, error) {
 	if len(s) == 0 {
 		return nil, nil
 	}
-	b := make([]byte, 1, 1+2*len(s))
-	b[0] = sketchVersion
-	for _, v := range s {
-		b = binary.LittleEndian.AppendUint16(b, v)
-	}
-	return b, nil
+	b := make([]byte, 0, 1+len(s))
+	return append(append(b, sketchVersion), s...), nil
 }
 
-// UnmarshalBinary decodes what MarshalBinary wrote; no bytes give nil.
+// UnmarshalBinary decodes what MarshalBinary wrote; no bytes give nil. A
+// sketch of an older version also gives nil, without error: it cannot be
+// compared with today's, and the page is sketched again when its body is
+// next fetched.
 func (s *Sketch) UnmarshalBinary(b []byte) error {
-	if len(b) == 0 {
+	switch {
+	case len(b) == 0 || b[0] == 1:
 		*s = nil
 		return nil
+	case b[0] != sketchVersion:
+		return fmt.Errorf("decode sketch: unknown version %d (this program writes %d)", b[0], sketchVersion)
+	case bits.OnesCount(uint(len(b)-1)) != 1:
+		return fmt.Errorf("decode sketch: %d bins is not a power of two", len(b)-1)
 	}
-	if b[0] != sketchVersion {
-		return fmt.Errorf("decode sketch: version %d, want %d", b[0], sketchVersion)
-	}
-	if len(b)%2 != 1 {
-		return errors.New("decode sketch: odd number of bytes after the version")
-	}
-	out := make(Sketch, len(b)/2)
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint16(b[1+2*i:])
-	}
-	*s = out
+	*s = append(Sketch(nil), b[1:]...)
 	return nil
 }

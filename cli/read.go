@@ -161,7 +161,8 @@ phrase", prefix*, AND/OR/NOT) and prints them best match first, with a snippet.`
 func runStats(args []string, s IO) int {
 	fs := newFlagSet("stats", s, `Usage: trawler stats [--db F] [--crawl ID] [--json]
 
-Lists the crawls in the database with their IDs, states and counts.`)
+Lists the crawls in the database with their IDs, states, re-crawl cycles
+(0 until the first re-crawl) and counts.`)
 	dbPath := dbFlag(fs)
 	id := fs.Int64("crawl", 0, "only this crawl")
 	asJSON := fs.Bool("json", false, "print JSON for scripts")
@@ -191,9 +192,9 @@ Lists the crawls in the database with their IDs, states and counts.`)
 		return ExitOK
 	}
 	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tSTATE\tCREATED\tDONE\tERRORS\tWAITING\tBYTES\tSEEDS")
+	fmt.Fprintln(tw, "ID\tNAME\tSTATE\tCYCLE\tCREATED\tDONE\tERRORS\tWAITING\tBYTES\tSEEDS")
 	for _, c := range list {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\n", c.ID, c.Name, c.State,
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%s\t%s\n", c.ID, c.Name, c.State, c.Cycle,
 			c.CreatedAt.Local().Format(time.DateTime), c.URLs.Done, c.URLs.Error, c.URLs.Waiting,
 			humanBytes(c.Bytes), strings.Join(c.Seeds, " "))
 	}

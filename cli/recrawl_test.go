@@ -53,6 +53,11 @@ func TestKilledRecrawlResumes(t *testing.T) {
 		t.Errorf("report after the resume: %+v, %v", r, err)
 	}
 
+	code, out, _ = run(t, "", "stats", "--db", dbPath)
+	if lines := strings.Split(out, "\n"); code != ExitOK || len(lines) < 2 || !strings.Contains(lines[0], "STATE  CYCLE") ||
+		!strings.HasPrefix(strings.Join(strings.Fields(lines[1])[2:4], " "), "done 1") {
+		t.Errorf("stats after one re-crawl: exit %d\n%s", code, out)
+	}
 	code, out, _ = run(t, "", "changes", "--db", dbPath, "--csv")
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if code != ExitOK || err != nil || len(recs) != 1+20+40+20 {

@@ -108,8 +108,8 @@ func newAdvanced(fs *fieldSet) *advanced {
 			fs.row(form.FieldRevisitMin, "Revisit at least", "shortest revisit interval", a.revisitMin),
 			fs.row(form.FieldRevisitMax, "Revisit at most", "longest revisit interval", a.revisitMax),
 			fs.row(form.FieldNearThreshold, "Near-duplicates", "least similarity of near-duplicate pages, 0 to 1", a.nearThreshold),
-			fs.row(form.FieldOnCompletion, "When done", "idle: the window stays open; quit: it closes once the crawl is done; loop (crawl again) runs from the command line only, for now", a.onCompletion),
-			fs.row(form.FieldHook, "Hook", "run by trawler crawl and resume when the crawl is done or failed; the window does not run it yet", a.hook),
+			fs.row(form.FieldOnCompletion, "When done", "idle: the window stays open; quit: it closes once the crawl is done; loop: it crawls the same pages again, and again, until you stop a cycle", a.onCompletion),
+			fs.row(form.FieldHook, "Hook", "command run each time the crawl (or a re-crawl cycle) is done or failed, given the crawl ID and the database path; split on spaces, no shell", a.hook),
 			fs.row(form.FieldLogLevel, "Log level", "0 errors only … 5 everything", a.logLevel),
 		)),
 	)

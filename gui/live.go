@@ -2,6 +2,7 @@ package gui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -179,13 +180,19 @@ func (s *liveScreen) setControls(state crawl.RunState) {
 // follow makes sess the window's running crawl: the Live screen shows it,
 // Results lists its pages as they come, and a monitor goroutine polls it.
 func (ui *UI) follow(sess *runner.Session) {
+	ui.watch(sess)
+	ui.tabs.SelectIndex(tabLive)
+}
+
+// watch makes sess the window's crawl, shown on the Live tab, without
+// leaving the tab the user is on.
+func (ui *UI) watch(sess *runner.Session) {
 	ui.session = sess
 	if ui.stats != nil {
 		ui.stats.setCrawling(true)
 	}
 	ui.openCrawl(sess.ID, sess.Name)
 	ui.live.begin(sess.Name)
-	ui.tabs.SelectIndex(tabLive)
 	ui.newCrawl.check()
 	ui.crawls.reload()
 	m := live.NewMonitor(sess.Engine, live.Options{Do: ui.do, Apply: func(u live.Update) { ui.onUpdate(sess, u) }})
@@ -219,13 +226,30 @@ func (ui *UI) onUpdate(sess *runner.Session, u live.Update) {
 	}
 	ui.crawls.reload()
 	ui.newCrawl.check()
-	if err := sess.Err(); err != nil {
+	if err := errors.Join(sess.Err(), sess.HookErr()); err != nil {
 		ui.showError(err)
+	}
+	if sess.Err() != nil || u.Progress.State != crawl.StateDone {
 		return
 	}
-	if u.Progress.State == crawl.StateDone && sess.Engine.Config().OnCompletion == crawl.OnCompletionQuit {
-		ui.closeNow() // the crawl's "when done: quit" setting
+	switch sess.Engine.Config().OnCompletion { // the crawl's "when done" setting
+	case crawl.OnCompletionQuit:
+		ui.closeNow()
+	case crawl.OnCompletionLoop:
+		ui.loop(sess)
 	}
+}
+
+// loop begins the next cycle of a crawl whose on-completion action is
+// "loop": every known page again, until the user stops a cycle.
+func (ui *UI) loop(sess *runner.Session) {
+	next, _, err := sess.Again()
+	if err != nil {
+		ui.showError(fmt.Errorf("re-crawl %q: %w", sess.Name, err))
+		ui.crawls.reload()
+		return
+	}
+	ui.watch(next)
 }
 
 func (ui *UI) pauseCrawl() {

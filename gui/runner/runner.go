@@ -9,10 +9,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/hook"
 	"github.com/trawler/trawler/crawl/secret"
 	"github.com/trawler/trawler/db"
 )
@@ -34,6 +36,7 @@ type Session struct {
 	pending string // the stored state Pause or Resume asked for, not yet written
 	ended   bool
 	err     error
+	hookErr error
 	final   crawl.Progress
 }
 
@@ -130,8 +133,14 @@ func (s *Session) run(ctx context.Context) {
 	if stateErr != nil {
 		stateErr = fmt.Errorf("store the state of crawl %d: %w", s.ID, stateErr)
 	}
+	hookState := p.State
+	if runErr != nil {
+		hookState = crawl.StateFailed
+	}
+	hookErr := hook.Run(context.Background(), s.Engine.Config().Hook, s.ID, s.d.Path(), hookState, os.Stderr)
 	s.mu.Lock()
 	s.err = errors.Join(runErr, stateErr)
+	s.hookErr = hookErr
 	s.final = p
 	s.mu.Unlock()
 	close(s.done)
@@ -199,6 +208,32 @@ func (s *Session) Err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err
+}
+
+// HookErr returns why the crawl's hook command failed, once Done is
+// closed; nil when it ran well or there is none. The hook runs when the
+// crawl is done or failed, before Done is closed.
+func (s *Session) HookErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hookErr
+}
+
+// Again begins the next re-crawl cycle of the session's crawl, every known
+// page, with the settings the session ran with (passwords included): the
+// on-completion action "loop". It returns the new session and the cycle.
+func (s *Session) Again() (*Session, int, error) {
+	ctx := context.Background()
+	cycle, _, err := s.d.BeginRecrawl(ctx, s.ID, false, time.Now())
+	if err != nil {
+		return nil, 0, fmt.Errorf("begin a re-crawl of crawl %d: %w", s.ID, err)
+	}
+	info, err := s.d.CrawlInfo(ctx, s.ID)
+	if err != nil {
+		return nil, 0, fmt.Errorf("find crawl %d: %w", s.ID, err)
+	}
+	next, err := launch(s.d, info, s.Engine.Config())
+	return next, cycle, err
 }
 
 // Final returns the engine's last progress, once Done is closed.

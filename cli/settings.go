@@ -52,6 +52,7 @@ func settingFlags(fs *flag.FlagSet, c *crawl.Config) {
 	fs.DurationVar(&c.RevisitMin, "revisit-min", c.RevisitMin, u("revisit-min"))
 	fs.DurationVar(&c.RevisitMax, "revisit-max", c.RevisitMax, u("revisit-max"))
 	fs.Float64Var(&c.NearThreshold, "near-threshold", c.NearThreshold, u("near-threshold"))
+	fs.IntVar(&c.NearWindow, "near-window", c.NearWindow, u("near-window"))
 	fs.StringVar(&c.OnCompletion, "on-completion", c.OnCompletion, u("on-completion"))
 	fs.IntVar(&c.LogLevel, "log-level", c.LogLevel, u("log-level")+"; the log is written beside the database (trawler.db → trawler.log)")
 	fs.StringVar(&c.Hook, "hook", c.Hook, "command run when the crawl is done or failed, with the crawl ID and the database path as two more arguments (split on spaces, no shell; TRAWLER_CRAWL_STATE holds done or failed); its failure is reported but does not change the exit code")

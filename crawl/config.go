@@ -101,6 +101,7 @@ type Config struct {
 	RevisitMin    time.Duration `json:"revisit_min"`    // shortest revisit interval the schedule gives a page; default 1h
 	RevisitMax    time.Duration `json:"revisit_max"`    // longest revisit interval; default 30 days
 	NearThreshold float64       `json:"near_threshold"` // least similarity of near-duplicate pages, in (0,1]; 0 = no detection; DefaultConfig sets 0.9
+	NearWindow    int           `json:"near_window"`    // pages whose sketches stay in memory to be compared, the latest (about 1.6 KB each); default 10,000
 
 	OnCompletion string `json:"on_completion"` // what happens when a crawl's cycle ends: idle (default), quit, or loop (re-crawl)
 	LogLevel     int    `json:"log_level"`     // 0 errors only … 5 everything; default 2
@@ -118,6 +119,8 @@ const (
 	DefaultMaxSize        = 10 << 20
 	DefaultExpectedURLs   = 1_000_000
 	DefaultMemoryURLs     = 100_000
+	DefaultNearWindow     = 10_000
+	MinNearWindow         = 1_000
 	DefaultMaxCrawlDelay  = 30 * time.Second
 	DefaultRobotsRetry    = time.Minute
 	DefaultTrapRepeats    = 3
@@ -206,6 +209,9 @@ func (c *Config) fillDefaults() {
 	}
 	if c.MemoryURLs == 0 {
 		c.MemoryURLs = DefaultMemoryURLs
+	}
+	if c.NearWindow == 0 {
+		c.NearWindow = DefaultNearWindow
 	}
 	if c.MaxCrawlDelay == 0 {
 		c.MaxCrawlDelay = DefaultMaxCrawlDelay
@@ -308,6 +314,8 @@ func (c *Config) Validate() error {
 		return bad("revisit-max", "must not be shorter than revisit-min (%s)", c.RevisitMin)
 	case !(c.NearThreshold >= 0 && c.NearThreshold <= 1):
 		return bad("near-threshold", "must be between 0 (off) and 1, got %g", c.NearThreshold)
+	case c.NearWindow < MinNearWindow:
+		return bad("near-window", "must be at least %d pages, got %d", MinNearWindow, c.NearWindow)
 	}
 	for _, t := range c.ContentTypes {
 		if mt, _, err := mime.ParseMediaType(t); err != nil || !strings.Contains(mt, "/") {

@@ -40,7 +40,12 @@
 // NearSimilarity) and a near-duplicate group (NearGroup). The store keeps
 // the sketches, so a resumed crawl or a re-crawl rebuilds the index
 // (Store.Sketches), and an unchanged page answered 304 takes its stored
-// sketch (Store.Sketch). The index costs about 1.6 KB of memory per page.
+// sketch (Store.Sketch). The index costs about 1.6 KB of memory per page
+// and holds the latest Config.NearWindow pages (10,000 by default, about
+// 16 MB), so that a crawl of millions of pages stays within a desktop's
+// memory: a page is compared with the pages fetched shortly before it,
+// which is where a site's near-copies (print versions, sort orders,
+// session variants of one listing) usually are.
 package crawl
 
 // Version is Trawler's version; it appears in the default user agent.

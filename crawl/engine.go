@@ -28,15 +28,16 @@ type Engine struct {
 	store Store
 	owner string // names this run's leases in the store
 
-	norm    urlnorm.Options
-	scope   *scope
-	traps   *trapGuard
-	polite  *polite
-	fetcher *fetch.Fetcher
-	seen    *seen.Set
-	front   *frontier.Frontier[Item]
-	near    *neardup.Index // nil without near-duplicate detection
-	nearCfg neardup.Config
+	norm     urlnorm.Options
+	scope    *scope
+	traps    *trapGuard
+	polite   *polite
+	fetcher  *fetch.Fetcher
+	seen     *seen.Set
+	front    *frontier.Frontier[Item]
+	near     *neardup.Index // nil without near-duplicate detection
+	nearFull atomic.Bool    // the index has reached its window; logged once
+	nearCfg  neardup.Config
 
 	results  chan result
 	flushReq chan chan error
@@ -105,6 +106,7 @@ func New(cfg Config, store Store, opts ...Option) (*Engine, error) {
 	if cfg.NearThreshold > 0 {
 		e.nearCfg = neardup.DefaultConfig()
 		e.nearCfg.Threshold = cfg.NearThreshold
+		e.nearCfg.Window = cfg.NearWindow
 		e.near = neardup.NewIndex(e.nearCfg)
 	}
 	for _, o := range opts {

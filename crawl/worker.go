@@ -179,6 +179,10 @@ func (e *Engine) nearDup(ctx context.Context, p *Page) {
 	if ok {
 		p.NearOf, p.NearSimilarity = m.ID, m.Similarity
 	}
+	if e.near.Held() >= e.cfg.NearWindow && e.nearFull.CompareAndSwap(false, true) {
+		e.logger.Info("near-duplicate index full: each page is now compared with the latest pages only",
+			"near-window", e.cfg.NearWindow)
+	}
 }
 
 // markRedirects records the URLs a redirect chain passed through as seen,

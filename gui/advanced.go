@@ -30,7 +30,7 @@ type advanced struct {
 	maxURLLength, expectedURLs, memURLs   *widget.Entry
 	trapBudget, trapRepeats, queryParams  *widget.Entry
 	keepVersions, revisitMin, revisitMax  *widget.Entry
-	nearThreshold, hook                   *widget.Entry
+	nearThreshold, nearWindow, hook       *widget.Entry
 	onCompletion, logLevel                *widget.Select
 }
 
@@ -58,7 +58,7 @@ func newAdvanced(fs *fieldSet) *advanced {
 	a.maxURLLength, a.expectedURLs, a.memURLs = fs.entry("2048"), fs.entry("1000000"), fs.entry("100000")
 	a.trapBudget, a.trapRepeats, a.queryParams = fs.entry("0 = no budget"), fs.entry("3"), fs.entry("32")
 	a.keepVersions, a.revisitMin, a.revisitMax = fs.entry("3"), fs.entry("1h"), fs.entry("30d")
-	a.nearThreshold = fs.entry("0.9; 0 = off")
+	a.nearThreshold, a.nearWindow = fs.entry("0.9; 0 = off"), fs.entry("10000")
 	a.hook = fs.entry("a command, given the crawl ID and the database path")
 	a.onCompletion = widget.NewSelect(onCompletionChoices, func(string) { fs.changed() })
 	var levels []string
@@ -108,6 +108,7 @@ func newAdvanced(fs *fieldSet) *advanced {
 			fs.row(form.FieldRevisitMin, "Revisit at least", "shortest revisit interval", a.revisitMin),
 			fs.row(form.FieldRevisitMax, "Revisit at most", "longest revisit interval", a.revisitMax),
 			fs.row(form.FieldNearThreshold, "Near-duplicates", "least similarity of near-duplicate pages, 0 to 1", a.nearThreshold),
+			fs.row(form.FieldNearWindow, "Compared pages", "a page is compared with this many latest pages; about 1.6 KB of memory each", a.nearWindow),
 			fs.row(form.FieldOnCompletion, "When done", "idle: the window stays open; quit: it closes once the crawl is done; loop: it crawls the same pages again, and again, until you stop a cycle", a.onCompletion),
 			fs.row(form.FieldHook, "Hook", "command run each time the crawl (or a re-crawl cycle) is done or failed, given the crawl ID and the database path; split on spaces, no shell", a.hook),
 			fs.row(form.FieldLogLevel, "Log level", "0 errors only … 5 everything", a.logLevel),
@@ -126,7 +127,7 @@ func (a *advanced) fill(f form.Fields) {
 		a.contentTypes: f.ContentTypes, a.maxURLLength: f.MaxURLLength, a.expectedURLs: f.ExpectedURLs,
 		a.memURLs: f.MemoryURLs, a.trapBudget: f.TrapBudget, a.trapRepeats: f.TrapRepeats,
 		a.queryParams: f.MaxQueryParams, a.keepVersions: f.KeepVersions, a.revisitMin: f.RevisitMin,
-		a.revisitMax: f.RevisitMax, a.nearThreshold: f.NearThreshold, a.hook: f.Hook,
+		a.revisitMax: f.RevisitMax, a.nearThreshold: f.NearThreshold, a.nearWindow: f.NearWindow, a.hook: f.Hook,
 	} {
 		e.SetText(v)
 	}
@@ -150,7 +151,7 @@ func (a *advanced) read(f *form.Fields) {
 	f.MaxURLLength, f.ExpectedURLs, f.MemoryURLs = a.maxURLLength.Text, a.expectedURLs.Text, a.memURLs.Text
 	f.TrapBudget, f.TrapRepeats, f.MaxQueryParams = a.trapBudget.Text, a.trapRepeats.Text, a.queryParams.Text
 	f.KeepVersions, f.RevisitMin, f.RevisitMax = a.keepVersions.Text, a.revisitMin.Text, a.revisitMax.Text
-	f.NearThreshold, f.Hook, f.OnCompletion = a.nearThreshold.Text, a.hook.Text, a.onCompletion.Selected
+	f.NearThreshold, f.NearWindow, f.Hook, f.OnCompletion = a.nearThreshold.Text, a.nearWindow.Text, a.hook.Text, a.onCompletion.Selected
 	f.LogLevel, _ = strconv.Atoi(a.logLevel.Selected)
 }
 
@@ -181,6 +182,6 @@ var advancedTabs = [][]string{
 	{form.FieldDelay, form.FieldMaxCrawlDelay, form.FieldRobotsRetry, form.FieldRPS, form.FieldMaxPerHost},
 	{form.FieldMaxSize, form.FieldContentTypes, form.FieldMaxURLLength, form.FieldTrapBudget, form.FieldTrapRepeats,
 		form.FieldMaxQueryParams, form.FieldExpectedURLs, form.FieldMemoryURLs},
-	{form.FieldKeepVersions, form.FieldRevisitMin, form.FieldRevisitMax, form.FieldNearThreshold,
+	{form.FieldKeepVersions, form.FieldRevisitMin, form.FieldRevisitMax, form.FieldNearThreshold, form.FieldNearWindow,
 		form.FieldOnCompletion, form.FieldHook, form.FieldLogLevel},
 }

@@ -211,7 +211,7 @@ func (s *newCrawlScreen) controls() map[string]fyne.CanvasObject {
 		"max-crawl-delay": a.maxCrawlDelay, "robots-retry": a.robotsRetry, "rps": a.rps,
 		"max-per-host": a.maxPerHost, "store-ip": a.storeIP, "trap-budget": a.trapBudget,
 		"trap-repeats": a.trapRepeats, "max-query-params": a.queryParams, "keep-versions": a.keepVersions,
-		"revisit-min": a.revisitMin, "revisit-max": a.revisitMax, "near-threshold": a.nearThreshold,
+		"revisit-min": a.revisitMin, "revisit-max": a.revisitMax, "near-threshold": a.nearThreshold, "near-window": a.nearWindow,
 		"on-completion": a.onCompletion, "log-level": a.logLevel, "hook": a.hook, "auth": a.auth.list,
 	}
 }

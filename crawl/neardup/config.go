@@ -43,6 +43,11 @@ type Config struct {
 	// Seed picks the hash functions; pages sketched under different seeds
 	// never match.
 	Seed uint64
+	// Window is the most pages an Index holds, the latest added (0 = no
+	// limit): each costs about 1.6 KB of memory at the defaults. A page is
+	// compared only with pages in the window, so its near-copies are
+	// missed when more than Window pages came between them.
+	Window int
 }
 
 // DefaultConfig returns the Config the crawler uses unless told otherwise.
@@ -85,6 +90,9 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("rows %d is not in 1..hashes (%d)", c.Rows, d.Hashes))
 	} else if d.Bands < 1 || d.Bands*d.Rows > d.Hashes {
 		errs = append(errs, fmt.Errorf("bands %d of %d rows do not fit in %d hashes", d.Bands, d.Rows, d.Hashes))
+	}
+	if d.Window < 0 {
+		errs = append(errs, fmt.Errorf("window %d is negative", c.Window))
 	}
 	if !(d.Threshold > 0 && d.Threshold <= 1) {
 		errs = append(errs, fmt.Errorf("threshold %v is not in (0, 1]", c.Threshold))

@@ -74,6 +74,8 @@
 // where every page is mostly one template, bands fill with keys that
 // hundreds of pages share; Add then compares at most MaxChain pages per
 // band, which bounds its cost near 35 µs without losing the near-copies,
-// whose own text decides other bands (TestTemplateSite). See
-// BenchmarkSketch, BenchmarkParseVsSketch and BenchmarkIndexAdd.
+// whose own text decides other bands (TestTemplateSite). With
+// Config.Window set, the index forgets the oldest pages, 1,024 at a time,
+// and so holds about Window pages however many are added (TestWindow).
+// See BenchmarkSketch, BenchmarkParseVsSketch and BenchmarkIndexAdd.
 package neardup

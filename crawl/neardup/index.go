@@ -36,15 +36,24 @@ type Index struct {
 	cfg     Config
 	maxMiss int // the most disagreeing bins a pair reaching the threshold can have
 
-	mu     sync.Mutex
-	added  int
+	mu      sync.Mutex
+	added   int
+	stored  uint32              // pages stored, forgotten ones included; a page's number p counts them
+	chunks  []*chunk            // page p is in chunks[p/chunkPages]; nil once forgotten
+	heads   []map[uint32]uint32 // per band: key → the latest page with it
+	epoch   uint32              // the number of the current Add, to compare each page once
+	first   uint32              // the oldest page still held (a chunk's first)
+	dropped int                 // pages forgotten since the heads were last swept
+}
+
+// chunk holds chunkPages stored pages, so that a growing index never
+// copies its whole store and a window can drop its oldest pages at once.
+type chunk struct {
 	ids    []uint64
 	groups []uint64
 	seen   []uint32 // per page: the epoch of the last Add that compared it
-	epoch  uint32
-	mins   [][]uint64          // chunks of chunkPages packed sketches
-	next   [][]uint32          // per chunk, page × band: the previous page with the band's key, +1; 0 ends
-	heads  []map[uint32]uint32 // per band: key → the latest page with it
+	mins   []uint64 // packed sketches, Hashes/8 words a page
+	next   []uint32 // page × band: the previous page with the band's key, +1; 0 ends
 }
 
 // NewIndex returns an empty index matching pages at c.Threshold. It panics
@@ -60,6 +69,14 @@ func NewIndex(c Config) *Index {
 	p := jaccardOf(c.Threshold)*(1-chance) + chance
 	x.maxMiss = int(math.Ceil((1-p)*float64(c.Hashes) + 1e-9))
 	return x
+}
+
+// Held returns the number of pages the index holds for comparison: all
+// those stored, or the latest Window of them (give or take a chunk).
+func (x *Index) Held() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return int(x.stored - x.first)
 }
 
 // Len returns the number of pages added with a usable sketch.
@@ -97,7 +114,8 @@ func (x *Index) Add(id uint64, s Sketch) (match Match, ok bool) {
 		x.insert(id, id, packed, keys)
 		return own, false
 	}
-	match = Match{ID: x.ids[best], Similarity: sim, Group: x.groups[best]}
+	c, i := x.at(uint32(best))
+	match = Match{ID: c.ids[i], Similarity: sim, Group: c.groups[i]}
 	if !same {
 		x.insert(id, match.Group, packed, keys)
 	}
@@ -145,16 +163,21 @@ func (x *Index) keys(s Sketch) []uint32 {
 // that the page's sketch equals s.
 func (x *Index) best(s []uint64, keys []uint32) (best int, sim float64, same bool) {
 	if x.epoch++; x.epoch == 0 { // wrapped: forget the old marks
-		clear(x.seen)
+		for _, c := range x.chunks {
+			if c != nil {
+				clear(c.seen)
+			}
+		}
 		x.epoch = 1
 	}
 	best, sim = -1, x.cfg.Threshold
 	for b, key := range keys {
 		p, ok := x.heads[b][key]
-		for n := 0; ok && n < MaxChain; n++ {
-			if x.seen[p] != x.epoch {
-				x.seen[p] = x.epoch
-				if eq, all, ok := compare(s, x.sketch(p), x.maxMiss); ok {
+		for n := 0; ok && n < MaxChain && p >= x.first; n++ {
+			c, i := x.at(p)
+			if c.seen[i] != x.epoch {
+				c.seen[i] = x.epoch
+				if eq, all, ok := compare(s, x.sketch(c, i), x.maxMiss); ok {
 					if all == eq { // the only stored copy: copies are not stored
 						return int(p), 1, true
 					}
@@ -163,7 +186,7 @@ func (x *Index) best(s []uint64, keys []uint32) (best int, sim float64, same boo
 					}
 				}
 			}
-			prev := x.next[p/chunkPages][int(p%chunkPages)*len(keys)+b]
+			prev := c.next[i*len(keys)+b]
 			p, ok = prev-1, prev != 0
 		}
 	}
@@ -212,32 +235,60 @@ func pack(s Sketch) []uint64 {
 	return p
 }
 
-// sketch returns the stored, packed sketch of page p.
-func (x *Index) sketch(p uint32) []uint64 {
+// at returns the chunk of page p and the page's place in it.
+func (x *Index) at(p uint32) (*chunk, int) { return x.chunks[p/chunkPages], int(p % chunkPages) }
+
+// sketch returns the stored, packed sketch of page i of chunk c.
+func (x *Index) sketch(c *chunk, i int) []uint64 {
 	w := x.cfg.Hashes / 8
-	o := int(p%chunkPages) * w
-	return x.mins[p/chunkPages][o : o+w]
+	return c.mins[i*w : i*w+w]
 }
 
 // insert stores a page and links it into each band's chain.
 func (x *Index) insert(id, group uint64, s []uint64, keys []uint32) {
-	p := uint32(len(x.ids))
-	x.ids = append(x.ids, id)
-	x.groups = append(x.groups, group)
-	x.seen = append(x.seen, 0)
-	if int(p%chunkPages) == 0 {
-		x.mins = append(x.mins, make([]uint64, 0, chunkPages*len(s)))
-		x.next = append(x.next, make([]uint32, 0, chunkPages*len(keys)))
+	p := x.stored
+	x.stored++
+	if p%chunkPages == 0 {
+		x.chunks = append(x.chunks, &chunk{
+			ids: make([]uint64, 0, chunkPages), groups: make([]uint64, 0, chunkPages), seen: make([]uint32, 0, chunkPages),
+			mins: make([]uint64, 0, chunkPages*len(s)), next: make([]uint32, 0, chunkPages*len(keys)),
+		})
 	}
-	c := len(x.mins) - 1
-	x.mins[c] = append(x.mins[c], s...)
+	c := x.chunks[len(x.chunks)-1]
+	c.ids, c.groups, c.seen = append(c.ids, id), append(c.groups, group), append(c.seen, 0)
+	c.mins = append(c.mins, s...)
 	for b, key := range keys {
 		prev, ok := x.heads[b][key]
 		link := uint32(0)
-		if ok {
+		if ok && prev >= x.first {
 			link = prev + 1
 		}
-		x.next[c] = append(x.next[c], link)
+		c.next = append(c.next, link)
 		x.heads[b][key] = p
+	}
+	x.forget()
+}
+
+// forget drops the oldest chunk of pages once the window is exceeded by a
+// whole chunk, and sweeps the band heads of forgotten pages once a quarter
+// of the window has gone, so that memory stays near the window's worth
+// whatever the number of pages added.
+func (x *Index) forget() {
+	w := x.cfg.Window
+	if w == 0 || int(x.stored-x.first) <= w+chunkPages {
+		return
+	}
+	x.chunks[x.first/chunkPages] = nil
+	x.first += chunkPages
+	if x.dropped += chunkPages; x.dropped < w/4 {
+		return
+	}
+	x.dropped = 0
+	for _, h := range x.heads {
+		for key, p := range h {
+			if p < x.first {
+				delete(h, key)
+			}
+		}
 	}
 }

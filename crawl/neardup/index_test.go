@@ -100,7 +100,7 @@ func TestGroups(t *testing.T) {
 	if got, want := x.Len(), 8; got != want {
 		t.Errorf("Len = %d, want %d", got, want)
 	}
-	if got, want := len(x.ids), 6; got != want {
+	if got, want := int(x.stored), 6; got != want {
 		t.Errorf("%d sketches stored, want %d (copies are not stored)", got, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"strings"
+	"sync"
 
 	"github.com/trawler/trawler/crawl/rabin"
 )
@@ -45,7 +46,13 @@ func mix(x uint64) uint64 {
 func (c Config) Sketch(text string) Sketch {
 	c = c.mustValid()
 	k := c.Hashes
-	mins := make([]uint64, k)
+	buf, _ := minsPool.Get().(*[]uint64)
+	if buf == nil || cap(*buf) < k {
+		buf = new([]uint64)
+		*buf = make([]uint64, k)
+	}
+	defer minsPool.Put(buf)
+	mins := (*buf)[:k]
 	for i := range mins {
 		mins[i] = noMin
 	}
@@ -56,6 +63,10 @@ func (c Config) Sketch(text string) Sketch {
 	c.finish(mins, out)
 	return out
 }
+
+// minsPool holds the bins' minima between sketches: eight bytes a bin, so
+// that sketching every page of a crawl does not make garbage of them.
+var minsPool sync.Pool
 
 // shingles puts the hash of every shingle of text into its bin of mins,
 // keeping the least, and returns the number of shingles.

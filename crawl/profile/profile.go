@@ -65,6 +65,7 @@ type file struct {
 	RevisitMin     duration   `toml:"revisit-min" comment:"shortest interval before a page is fetched again in a re-crawl, like \"1h\""`
 	RevisitMax     duration   `toml:"revisit-max" comment:"longest interval before a page is fetched again, like \"720h\""`
 	NearThreshold  float64    `toml:"near-threshold" comment:"least similarity, 0 to 1, for two pages to count as near-duplicates; 0 = no detection"`
+	NearWindow     int        `toml:"near-window" comment:"pages whose sketches stay in memory to be compared, the latest (about 1.6 KB each; at least 1000)"`
 	OnCompletion   string     `toml:"on-completion" comment:"what happens when a crawl's cycle ends: idle, quit (the window closes) or loop (crawl again)"`
 	LogLevel       int        `toml:"log-level" comment:"log detail, 0 errors only, 1 warnings, 2 milestones, 3 every fetch, 4 link decisions, 5 everything"`
 	Hook           string     `toml:"hook" comment:"command run when the crawl ends, given the crawl ID and the database path (split on spaces, no shell)"`

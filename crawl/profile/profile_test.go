@@ -204,6 +204,7 @@ func TestBadProfiles(t *testing.T) {
 		{"bad on-completion", "on-completion = 'forever'\n", 1, "on-completion", "must be idle, quit or loop"},
 		{"revisit-max below revisit-min", "revisit-min = '2h'\n\nrevisit-max = '1h'\n", 3, "revisit-max", "must not be shorter"},
 		{"bad proxy scheme", "proxy = 'ftp://proxy:21'\n", 1, "proxy", "not supported"},
+		{"near-window too small", "near-window = 10\n", 1, "near-window", "at least 1000 pages"},
 		{"auth without user", "[[auth]]\nhost = 'a'\nuser = 'me'\n\n[[auth]]\nhost = 'b'\n", 5, "auth", "needs a host and a user"},
 		{"auth bad port", "[[auth]]\nhost = 'a:http'\nuser = 'me'\n", 1, "auth", "host must be a host name or host:port"},
 		{"duplicate key", "depth = 1\ndepth = 2\n", 2, "depth", "already defined"},

@@ -62,6 +62,7 @@ func FromConfig(c crawl.Config, name string) Fields {
 		RevisitMin:     Duration(orDuration(c.RevisitMin, d.RevisitMin)),
 		RevisitMax:     Duration(orDuration(c.RevisitMax, d.RevisitMax)),
 		NearThreshold:  strconv.FormatFloat(c.NearThreshold, 'f', -1, 64),
+		NearWindow:     orInt(c.NearWindow, d.NearWindow),
 		OnCompletion:   orString(c.OnCompletion, crawl.OnCompletionIdle),
 		LogLevel:       c.LogLevel,
 		Hook:           c.Hook,

@@ -48,6 +48,7 @@ const (
 	FieldRevisitMin     = "revisit-min"
 	FieldRevisitMax     = "revisit-max"
 	FieldNearThreshold  = "near-threshold"
+	FieldNearWindow     = "near-window"
 	FieldOnCompletion   = "on-completion"
 	FieldLogLevel       = "log-level"
 	FieldHook           = "hook"
@@ -105,8 +106,9 @@ type Fields struct {
 	RevisitMin     string `json:"revisit_min"` // durations may use days: 30d
 	RevisitMax     string `json:"revisit_max"`
 	NearThreshold  string `json:"near_threshold"` // in [0,1]; 0 = off
-	OnCompletion   string `json:"on_completion"`  // idle, quit or loop
-	LogLevel       int    `json:"log_level"`      // 0 … crawl.MaxLogLevel
+	NearWindow     string `json:"near_window"`
+	OnCompletion   string `json:"on_completion"` // idle, quit or loop
+	LogLevel       int    `json:"log_level"`     // 0 … crawl.MaxLogLevel
 	Hook           string `json:"hook"`
 }
 
@@ -147,7 +149,7 @@ var fieldOrder = []string{
 	FieldMaxURLLength, FieldExpectedURLs, FieldMemoryURLs,
 	FieldDelay, FieldMaxCrawlDelay, FieldRobotsRetry, FieldRPS, FieldMaxPerHost,
 	FieldTrapBudget, FieldTrapRepeats, FieldMaxQueryParams,
-	FieldKeepVersions, FieldRevisitMin, FieldRevisitMax, FieldNearThreshold, FieldOnCompletion, FieldLogLevel, FieldHook,
+	FieldKeepVersions, FieldRevisitMin, FieldRevisitMax, FieldNearThreshold, FieldNearWindow, FieldOnCompletion, FieldLogLevel, FieldHook,
 }
 
 // politeness reads the politeness, trap-guard and re-crawl settings.
@@ -165,6 +167,7 @@ func politeness(p *parser, f Fields, c *crawl.Config) {
 	c.RevisitMin = p.duration(FieldRevisitMin, f.RevisitMin)
 	c.RevisitMax = p.duration(FieldRevisitMax, f.RevisitMax)
 	c.NearThreshold = p.floatIn(FieldNearThreshold, f.NearThreshold, 0, 1)
+	c.NearWindow = p.intIn(FieldNearWindow, f.NearWindow, crawl.MinNearWindow, 1<<31-1)
 	c.OnCompletion = f.OnCompletion
 	c.LogLevel = f.LogLevel
 	c.Hook = strings.TrimSpace(f.Hook)

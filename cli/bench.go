@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/peakmem"
 	"github.com/trawler/trawler/crawl/testsite"
 	"github.com/trawler/trawler/db"
 )
@@ -98,7 +99,7 @@ func benchOnce(site *testsite.Site, threads, depth, memURLs int, path string) (b
 	if err != nil {
 		return benchRow{}, err
 	}
-	resetPeakRSS()
+	peakmem.Reset()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	start := time.Now()
@@ -108,7 +109,7 @@ func benchOnce(site *testsite.Site, threads, depth, memURLs int, path string) (b
 	secs := time.Since(start).Seconds()
 	runtime.ReadMemStats(&after)
 	p := e.Progress()
-	row := benchRow{threads: threads, seconds: secs, visited: p.Fetched(), pages: p.ByStatus[2], peakRSS: peakRSS()}
+	row := benchRow{threads: threads, seconds: secs, visited: p.Fetched(), pages: p.ByStatus[2], peakRSS: peakmem.Peak()}
 	if p.Fetched() > 0 {
 		row.allocsPerPage = float64(after.Mallocs-before.Mallocs) / float64(p.Fetched())
 	}
@@ -125,25 +126,6 @@ func parseInts(s string) ([]int, error) {
 		out = append(out, n)
 	}
 	return out, nil
-}
-
-// resetPeakRSS restarts the kernel's high-water mark of resident memory
-// (Linux only; elsewhere a no-op), so each run reports its own peak.
-func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
-
-// peakRSS reads the process's peak resident memory (Linux VmHWM), or 0.
-func peakRSS() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
 }
 
 func rssText(n int64) string {

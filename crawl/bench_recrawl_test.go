@@ -3,10 +3,8 @@ package crawl_test
 import (
 	"context"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -15,6 +13,7 @@ import (
 	"github.com/trawler/trawler/crawl/fetch"
 	"github.com/trawler/trawler/crawl/neardup"
 	"github.com/trawler/trawler/crawl/parse"
+	"github.com/trawler/trawler/crawl/peakmem"
 	"github.com/trawler/trawler/crawl/testsite"
 	"github.com/trawler/trawler/db"
 )
@@ -84,13 +83,13 @@ func BenchmarkCrawlNearDup(b *testing.B) {
 				site.SetCycle(0)
 				srv := httptest.NewServer(site)
 				h := benchHarness(b, srv.URL+"/", on)
-				resetPeakRSS()
+				peakmem.Reset()
 				before := cpuTime()
 				b.StartTimer()
 				p := h.run(b)
 				b.StopTimer()
 				cpu += cpuTime() - before
-				rss = max(rss, peakRSS())
+				rss = max(rss, peakmem.Peak())
 				srv.Close()
 				if p.Done != benchPages {
 					b.Fatalf("crawled %d pages", p.Done)
@@ -195,23 +194,4 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// resetPeakRSS restarts the kernel's high-water mark of resident memory
-// (Linux only).
-func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
-
-// peakRSS reads the process's peak resident memory in bytes (Linux VmHWM), or 0.
-func peakRSS() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/peakmem"
 	"github.com/trawler/trawler/crawl/rabin"
 )
 
@@ -64,23 +65,9 @@ func buildBig(d *DB) error {
 			return err
 		}
 	}
-	fmt.Fprintf(os.Stderr, "built %d pages in %v, peak resident memory %s\n",
-		millionPages, time.Since(start).Round(time.Second), peakRSS())
+	fmt.Fprintf(os.Stderr, "built %d pages in %v, peak resident memory %d MiB\n",
+		millionPages, time.Since(start).Round(time.Second), peakmem.Peak()>>20)
 	return nil
-}
-
-// peakRSS reads the process's peak resident set size from Linux's /proc.
-func peakRSS() string {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return "unknown"
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown"
 }
 
 // BenchmarkBrowseMillion measures the results table's reads on a crawl of a

@@ -1,0 +1,31 @@
+// Package peakmem reads the process's peak resident memory, the measure
+// the memory targets of `trawler bench` and the benchmarks are quoted in.
+// It reads Linux's /proc; elsewhere Peak reports 0 (unknown).
+package peakmem
+
+import (
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Reset restarts the kernel's high-water mark of resident memory, so that
+// the next Peak is that of the work done after it (Linux only; elsewhere a
+// no-op).
+func Reset() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// Peak returns the process's peak resident memory in bytes (VmHWM), or 0
+// when it cannot be read.
+func Peak() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}

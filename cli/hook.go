@@ -14,7 +14,7 @@ import (
 // is reported and logged but does not change the exit code: the crawl
 // itself went as it went.
 func runHook(s IO, cmd string, log *slog.Logger, c crawl.Config, id int64, dbPath string, state crawl.RunState) {
-	if c.Hook == "" || (state != crawl.StateDone && state != crawl.StateFailed) {
+	if !hook.Due(c.Hook, state) {
 		return
 	}
 	if err := hook.Run(context.Background(), c.Hook, id, dbPath, state, s.Err); err != nil {

@@ -19,6 +19,12 @@ import (
 // ended: "done" or "failed".
 const StateVar = "TRAWLER_CRAWL_STATE"
 
+// Due reports whether Run runs command for a crawl that ended in state:
+// there is a command, and the crawl is done or failed.
+func Due(command string, state crawl.RunState) bool {
+	return strings.TrimSpace(command) != "" && (state == crawl.StateDone || state == crawl.StateFailed)
+}
+
 // Run runs command once a crawl (or one re-crawl cycle) has ended in state:
 // the command's words, split on spaces without a shell, followed by the
 // crawl's ID and the database path, with StateVar in its environment and
@@ -26,10 +32,10 @@ const StateVar = "TRAWLER_CRAWL_STATE"
 // was stopped or paused rather than done or failed; it returns when the
 // command has ended, or ctx is done.
 func Run(ctx context.Context, command string, id int64, dbPath string, state crawl.RunState, out io.Writer) error {
-	words := strings.Fields(command)
-	if len(words) == 0 || (state != crawl.StateDone && state != crawl.StateFailed) {
+	if !Due(command, state) {
 		return nil
 	}
+	words := strings.Fields(command)
 	h := exec.CommandContext(ctx, words[0], append(words[1:], strconv.FormatInt(id, 10), dbPath)...)
 	h.Env = append(os.Environ(), StateVar+"="+string(state))
 	h.Stdout, h.Stderr = out, out

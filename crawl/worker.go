@@ -179,7 +179,7 @@ func (e *Engine) nearDup(ctx context.Context, p *Page) {
 	if ok {
 		p.NearOf, p.NearSimilarity = m.ID, m.Similarity
 	}
-	if e.near.Held() >= e.cfg.NearWindow && e.nearFull.CompareAndSwap(false, true) {
+	if !e.nearFull.Load() && e.near.Held() >= e.cfg.NearWindow && e.nearFull.CompareAndSwap(false, true) {
 		e.logger.Info("near-duplicate index full: each page is now compared with the latest pages only",
 			"near-window", e.cfg.NearWindow)
 	}

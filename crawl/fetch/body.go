@@ -140,12 +140,13 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // maxPooled is the largest buffer kept for reuse.
 const maxPooled = 1 << 20
 
-// readCapped reads r to the end, failing with errTooLarge beyond max bytes.
-// When accept is not nil it is asked, with the first sniffLen bytes, whether
-// to go on; if not, readCapped stops and returns a nil body. sizeHint is the
-// expected length, or -1. The body returned is the caller's to keep, and
-// not nil when read, even if empty.
-func readCapped(r io.Reader, max, sizeHint int64, accept func(prefix []byte) bool) ([]byte, error) {
+// readCapped reads r to the end. Beyond max bytes it keeps the first max
+// and reports truncated when truncate is set, and fails with errTooLarge
+// otherwise. When accept is not nil it is asked, with the first sniffLen
+// bytes, whether to go on; if not, readCapped stops and returns a nil body.
+// sizeHint is the expected length, or -1. The body returned is the
+// caller's to keep, and not nil when read, even if empty.
+func readCapped(r io.Reader, max, sizeHint int64, truncate bool, accept func(prefix []byte) bool) (body []byte, truncated bool, err error) {
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
@@ -153,27 +154,31 @@ func readCapped(r io.Reader, max, sizeHint int64, accept func(prefix []byte) boo
 			bufPool.Put(buf)
 		}
 	}()
-	if sizeHint > 0 && sizeHint <= max {
-		buf.Grow(int(sizeHint) + bytes.MinRead)
+	if sizeHint > 0 {
+		buf.Grow(int(min(sizeHint, max)) + bytes.MinRead)
 	}
 	lr := &io.LimitedReader{R: r, N: max + 1}
 	if accept != nil {
 		if _, err := io.CopyN(buf, lr, sniffLen); err != nil && err != io.EOF {
-			return nil, err
+			return nil, false, err
 		}
 		if !accept(buf.Bytes()) {
-			return nil, nil
+			return nil, false, nil
 		}
 	}
 	if _, err := buf.ReadFrom(lr); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if int64(buf.Len()) > max {
-		return nil, fmt.Errorf("more than %d bytes: %w", max, errTooLarge)
+		if !truncate {
+			return nil, false, fmt.Errorf("more than %d bytes: %w", max, errTooLarge)
+		}
+		buf.Truncate(int(max))
+		truncated = true
 	}
 	out := make([]byte, buf.Len())
 	copy(out, buf.Bytes())
-	return out, nil
+	return out, truncated, nil
 }
 
 // sniffType is http.DetectContentType reduced to a media type.

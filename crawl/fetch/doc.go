@@ -10,8 +10,9 @@
 //     by Config.ConnectTimeout; the whole Fetch, every redirect hop and the
 //     body included, by Config.Timeout. A server that drips bytes times out.
 //   - Memory: a body is never held beyond Config.MaxSize bytes after
-//     decompression; more is a KindTooLarge error, so compression bombs are
-//     stopped at the cap.
+//     decompression. An uncompressed body that is longer is cut there and
+//     marked Truncated; a compressed one that inflates past the cap is a
+//     KindTooLarge error, so compression bombs are stopped at the cap.
 //   - Text: a body of a textual type is returned as valid UTF-8, decoded from
 //     the charset named by the BOM, the Content-Type header or a <meta> tag
 //     (in that order of trust). Callers must not decode it again.

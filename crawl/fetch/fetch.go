@@ -197,6 +197,11 @@ func (f *Fetcher) fetchHTTP(parent, ctx context.Context, u *url.URL, probe bool,
 	}
 }
 
+// encoded reports whether a Content-Encoding compresses the body.
+func encoded(contentEncoding string) bool {
+	return contentEncoding != "" && contentEncoding != "identity"
+}
+
 func isRedirect(status int) bool {
 	switch status {
 	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
@@ -281,7 +286,7 @@ func (f *Fetcher) finish(u *url.URL, resp *http.Response, ip string, probe bool)
 		return r, nil
 	}
 	defer resp.Body.Close()
-	if resp.ContentLength > f.cfg.MaxSize {
+	if resp.ContentLength > f.cfg.MaxSize && encoded(r.ContentEncoding) {
 		return nil, fmt.Errorf("Content-Length %d is above the cap of %d bytes: %w", resp.ContentLength, f.cfg.MaxSize, errTooLarge)
 	}
 	if err := f.readBody(r, resp.Body, h.Get("Content-Type")); err != nil {
@@ -307,17 +312,19 @@ func (f *Fetcher) readBody(r *Response, body io.Reader, ctHeader string) error {
 		}
 	}
 	hint := r.ContentLength
-	if r.ContentEncoding != "" && r.ContentEncoding != "identity" {
+	if encoded(r.ContentEncoding) {
 		hint = -1
 	}
-	b, err := readCapped(rd, f.cfg.MaxSize, hint, accept)
+	// A plain body over the cap keeps its first bytes, as wget and Heritrix
+	// do; a compressed one that inflates past it is an error (a bomb).
+	b, truncated, err := readCapped(rd, f.cfg.MaxSize, hint, !encoded(r.ContentEncoding), accept)
 	if err != nil {
 		return fmt.Errorf("read body: %w", err)
 	}
 	if b == nil {
 		return nil
 	}
-	r.Length = int64(len(b))
+	r.Length, r.Truncated = int64(len(b)), truncated
 	if isText(r.ContentType) {
 		b, r.Charset = toUTF8(b, ctHeader)
 	}

@@ -138,9 +138,6 @@ func (f *Fetcher) ftpFile(c *ftp.ServerConn, r *Response, p string, probe bool) 
 	if probe || (r.ContentType != "" && !f.accepts(r.ContentType)) {
 		return nil
 	}
-	if r.ContentLength > f.cfg.MaxSize {
-		return fmt.Errorf("size %d is above the cap of %d bytes: %w", r.ContentLength, f.cfg.MaxSize, errTooLarge)
-	}
 	body, err := c.Retr(p)
 	if err != nil {
 		if isNotFound(err) {

@@ -113,8 +113,13 @@ func TestFTPFile(t *testing.T) {
 		})
 	}
 	t.Run("over the cap", func(t *testing.T) {
-		_, err := f.Fetch(context.Background(), "ftp://"+addr+"/big.txt", false)
-		wantKind(t, err, KindTooLarge)
+		r, err := f.Fetch(context.Background(), "ftp://"+addr+"/big.txt", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Truncated || r.Length != 2000 {
+			t.Errorf("Truncated %v, Length %d; want true, 2000", r.Truncated, r.Length)
+		}
 	})
 }
 

@@ -63,19 +63,28 @@ func TestCallerCancel(t *testing.T) {
 func TestBodyCap(t *testing.T) {
 	const limit = 1000
 	mux := http.NewServeMux()
-	// Declares more than the cap, then sends nothing: reading would hang
-	// until the timeout, so only a check of the header passes.
+	// Declares more than the cap and sends it: the first limit bytes are
+	// kept, the rest is not read.
 	mux.HandleFunc("/declared", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		w.Header().Set("Content-Length", "2000")
-		w.WriteHeader(200)
+		w.Write(bytes.Repeat([]byte("a"), 2000))
+	})
+	// Declares more than the cap, sends the cap's worth and then stalls:
+	// the fetch must not wait for the rest.
+	mux.HandleFunc("/declared-stalls", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("Content-Length", "2000")
+		w.Write(bytes.Repeat([]byte("a"), limit+1))
 		w.(http.Flusher).Flush()
 		<-r.Context().Done()
 	})
-	mux.HandleFunc("/declared-sent", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("/gzip-over", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
-		w.Header().Set("Content-Length", "2000")
-		w.Write(bytes.Repeat([]byte("a"), 2000))
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		zw.Write(bytes.Repeat([]byte("z"), 3000))
+		zw.Close()
 	})
 	chunked := func(n int) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
@@ -92,16 +101,19 @@ func TestBodyCap(t *testing.T) {
 	base := serve(t, mux).URL
 	f := mustNew(t, Config{MaxSize: limit, Timeout: 10 * time.Second})
 	tests := []struct {
-		path    string
-		probe   bool
-		tooBig  bool
-		wantLen int64
+		path      string
+		probe     bool
+		tooBig    bool
+		truncated bool
+		wantLen   int64
 	}{
-		{"/declared", false, true, 0},
-		{"/declared-sent", true, false, 0},
-		{"/chunked-over", false, true, 0},
-		{"/chunked-exact", false, false, limit},
-		{"/chunked-one-over", false, true, 0},
+		{"/declared", false, false, true, limit},
+		{"/declared-stalls", false, false, true, limit},
+		{"/declared", true, false, false, 0},
+		{"/gzip-over", false, true, false, 0},
+		{"/chunked-over", false, false, true, limit},
+		{"/chunked-exact", false, false, false, limit},
+		{"/chunked-one-over", false, false, true, limit},
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {
@@ -113,8 +125,9 @@ func TestBodyCap(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Length != tc.wantLen || int64(len(r.Body)) != tc.wantLen {
-				t.Errorf("Length = %d, len(Body) = %d, want %d", r.Length, len(r.Body), tc.wantLen)
+			if r.Length != tc.wantLen || int64(len(r.Body)) != tc.wantLen || r.Truncated != tc.truncated {
+				t.Errorf("Length = %d, len(Body) = %d, Truncated = %v; want %d, %v",
+					r.Length, len(r.Body), r.Truncated, tc.wantLen, tc.truncated)
 			}
 		})
 	}

@@ -21,6 +21,7 @@ type Response struct {
 	ContentLength   int64       // declared length (Content-Length or FTP SIZE); -1 if unknown
 	Body            []byte      // the body, UTF-8 when text; nil unless read (see Fetcher.Fetch)
 	Length          int64       // body bytes read after decompression, before charset conversion
+	Truncated       bool        // an uncompressed body was longer than Config.MaxSize: Body holds its first MaxSize bytes
 	Redirects       []Hop       // each redirect followed, in order; empty when none
 	LastModified    time.Time   // zero when absent or unparsable
 	Expires         time.Time   // zero when absent or unparsable

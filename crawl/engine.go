@@ -34,6 +34,7 @@ type Engine struct {
 	polite   *polite
 	fetcher  *fetch.Fetcher
 	seen     *seen.Set
+	skipSeen *seen.Set // URLs skipped for a link-bound reason (depth, nofollow), recorded once
 	front    *frontier.Frontier[Item]
 	near     *neardup.Index // nil without near-duplicate detection
 	nearFull atomic.Bool    // the index has reached its window; logged once
@@ -55,6 +56,7 @@ type Engine struct {
 	processing atomic.Int64
 	done       atomic.Int64
 	errs       atomic.Int64
+	skipped    atomic.Int64   // URLs recorded as skipped
 	reserved   atomic.Int64   // fetches started or done, for the page cap
 	background atomic.Int64   // sitemap readers still running
 	bgDone     sync.WaitGroup // the same readers, to wait for at the end
@@ -98,6 +100,7 @@ func New(cfg Config, store Store, opts ...Option) (*Engine, error) {
 		polite:   pol,
 		traps:    newTrapGuard(&cfg),
 		seen:     seen.New(seen.Config{Expected: cfg.ExpectedURLs}),
+		skipSeen: seen.New(seen.Config{Expected: max(cfg.ExpectedURLs/16, 1024)}),
 		results:  make(chan result, 4*cfg.Threads+64),
 		flushReq: make(chan chan error),
 		state:    StateIdle,
@@ -157,7 +160,7 @@ func fetchConfig(c *Config) fetch.Config {
 	return fetch.Config{
 		ConnectTimeout: c.ConnectTimeout,
 		Timeout:        c.Timeout,
-		MaxRedirects:   c.MaxRedirects,
+		MaxRedirects:   fetch.NoRedirects, // each hop is a row of its own (see Engine.redirect)
 		UserAgent:      c.UserAgent,
 		MaxSize:        c.MaxSize,
 		Proxy:          c.Proxy,
@@ -251,11 +254,27 @@ func (e *Engine) restore(ctx context.Context) error {
 	}
 	e.done.Store(c.Done)
 	e.errs.Store(c.Error)
+	e.skipped.Store(c.Skipped)
 	e.reserved.Store(c.Done + c.Error)
+	if c.Skipped > 0 && !e.capReached() {
+		n, err := e.store.Unskip(ctx, SkipPageCap)
+		if err != nil {
+			return fmt.Errorf("take up URLs left out by the page cap: %w", err)
+		}
+		c.Waiting += n
+		e.skipped.Add(-n)
+	}
 	e.spilled.Store(c.Waiting)
-	if c.Waiting+c.Done+c.Error+c.Processing > 0 {
+	if c.Waiting+c.Done+c.Error+c.Processing+c.Skipped > 0 {
 		e.spillEver.Store(true)
-		if err := e.store.Fingerprints(ctx, func(fp uint64) { e.seen.Add(fp) }); err != nil {
+		err := e.store.Fingerprints(ctx, func(fp uint64, skip SkipReason) {
+			if skip.PathDependent() {
+				e.skipSeen.Add(fp)
+			} else {
+				e.seen.Add(fp)
+			}
+		})
+		if err != nil {
 			return fmt.Errorf("load known URLs: %w", err)
 		}
 		if e.near != nil {
@@ -280,8 +299,21 @@ func (e *Engine) restore(ctx context.Context) error {
 }
 
 // finishCycle closes the cycle in the store when the run visited every
-// URL; a run that ended at the page cap leaves it open.
+// URL. A run that ended at the page cap leaves it open and records what
+// was still waiting as skipped; a resumed run with room takes it up again.
 func (e *Engine) finishCycle(ctx context.Context) error {
+	if e.capReached() {
+		n, err := e.store.SkipWaiting(ctx, SkipPageCap)
+		if err != nil {
+			return fmt.Errorf("record URLs over the page cap: %w", err)
+		}
+		e.skipped.Add(n)
+		e.spilled.Store(0)
+		e.parked.Store(0)
+		e.inHand.Store(0)
+		e.front.Drain()
+		return nil
+	}
 	c, err := e.store.Counts(ctx)
 	if err != nil {
 		return fmt.Errorf("count stored URLs: %w", err)

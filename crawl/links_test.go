@@ -7,7 +7,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"testing"
 
 	"github.com/trawler/trawler/crawl"
@@ -168,39 +168,96 @@ func (h *harness) page(url string) *crawl.Page {
 	return nil
 }
 
-func TestRedirectChainStored(t *testing.T) {
+func TestRedirectChainRows(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte(`<a href="/r/15">start</a>`))
+		w.Write([]byte(`<a href="/a">start</a>`))
 	})
-	mux.HandleFunc("/r/", func(w http.ResponseWriter, r *http.Request) {
-		var n int
-		fmt.Sscanf(strings.TrimPrefix(r.URL.Path, "/r/"), "%d", &n)
-		if n == 1 {
-			http.Redirect(w, r, "/final", http.StatusMovedPermanently)
-			return
-		}
-		http.Redirect(w, r, fmt.Sprintf("/r/%d", n-1), []int{301, 302, 303, 307, 308}[n%5])
-	})
-	var finals atomic.Int64
+	hops := map[string]struct {
+		to     string
+		status int
+	}{"/a": {"/b", 301}, "/b": {"/c", 302}, "/c": {"/final", 308}}
+	var mu sync.Mutex
+	requests := map[string]int{}
+	for from, h := range hops {
+		mux.HandleFunc(from, func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			requests[from]++
+			mu.Unlock()
+			http.Redirect(w, r, h.to, h.status)
+		})
+	}
 	mux.HandleFunc("/final", func(w http.ResponseWriter, r *http.Request) {
-		finals.Add(1)
-		w.Write([]byte(`<title>Final</title><a href="/final">itself</a>`))
+		mu.Lock()
+		requests["/final"]++
+		mu.Unlock()
+		w.Write([]byte(`<title>Final</title><a href="/final">itself</a> <a href="/a">again</a>`))
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	h := newHarness(t, config(srv.URL+"/"))
+	cfg := config(srv.URL + "/")
+	cfg.Depth = 1 // the chain's hops keep depth 1: a redirect is not a link
+	h := newHarness(t, cfg)
 	h.run()
-	p := h.page(srv.URL + "/r/15")
-	if len(p.Redirects) != 15 || p.FinalURL != srv.URL+"/final" || p.Title != "Final" || p.Status != 200 {
-		t.Fatalf("stored %d hops, final %q, title %q, status %d", len(p.Redirects), p.FinalURL, p.Title, p.Status)
-	}
-	for i, hop := range p.Redirects {
-		if want := fmt.Sprintf("%s/r/%d", srv.URL, 15-i); hop.URL != want {
-			t.Errorf("hop %d: %s, want %s", i, hop.URL, want)
+	want := []struct {
+		path, to string
+		status   int
+	}{{"/a", "/b", 301}, {"/b", "/c", 302}, {"/c", "/final", 308}, {"/final", "", 200}}
+	for _, w := range want {
+		p := h.page(srv.URL + w.path)
+		to := ""
+		if w.to != "" {
+			to = srv.URL + w.to
+		}
+		if p.Status != w.status || p.RedirectTo != to || p.Depth != 1 {
+			t.Errorf("%s: status %d, redirect_to %q, depth %d; want %d, %q, 1", w.path, p.Status, p.RedirectTo, p.Depth, w.status, to)
+		}
+		if w.to != "" && (len(p.Links) != 1 || p.Links[0].Kind != crawl.LinkRedirect || p.Links[0].URL != to) {
+			t.Errorf("%s: links %+v; want its target as a redirect link", w.path, p.Links)
+		}
+		if n := requests[w.path]; n != 1 {
+			t.Errorf("%s requested %d times, want 1", w.path, n)
 		}
 	}
-	if n := finals.Load(); n != 1 {
-		t.Errorf("/final fetched %d times, want 1 (the redirect target counts as seen)", n)
+	chain, err := h.db.RedirectChain(context.Background(), h.id, srv.URL+"/b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, hop := range chain {
+		got = append(got, fmt.Sprintf("%d %s", hop.Status, strings.TrimPrefix(hop.URL, srv.URL)))
+	}
+	if strings.Join(got, ", ") != "301 /a, 302 /b, 308 /c, 200 /final" {
+		t.Errorf("chain through /b: %v", got)
+	}
+}
+
+func TestRedirectLimit(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`<a href="/r/10">start</a>`))
+	})
+	var mu sync.Mutex
+	var asked []string
+	mux.HandleFunc("/r/", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked = append(asked, r.URL.Path)
+		mu.Unlock()
+		var n int
+		fmt.Sscanf(strings.TrimPrefix(r.URL.Path, "/r/"), "%d", &n)
+		http.Redirect(w, r, fmt.Sprintf("/r/%d", n-1), http.StatusFound)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	cfg := config(srv.URL + "/")
+	cfg.MaxRedirects = 3
+	h := newHarness(t, cfg)
+	h.run()
+	if len(asked) != 4 {
+		t.Errorf("asked %v; want the first URL and 3 redirects", asked)
+	}
+	skips := h.skips()
+	if skips[srv.URL+"/r/6"] != crawl.SkipRedirects {
+		t.Errorf("skips %v; want /r/6 skipped for too many redirects", skips)
 	}
 }

@@ -166,7 +166,7 @@ func (e *Engine) readSitemaps(host string, urls []string) {
 		var items []Item
 		for _, en := range entries {
 			u, err := e.norm.Normalize(en.URL)
-			if err != nil || !e.admissible(u) {
+			if err != nil || e.admissible(u) != "" {
 				continue
 			}
 			if fp := fingerprint(u); e.seen.Add(fp) {
@@ -223,29 +223,30 @@ func retryAfter(v string, now time.Time) time.Duration {
 	return 0
 }
 
-// admissible applies the scope, the per-host cap and the trap guard to a
-// normalized URL about to join the crawl.
-func (e *Engine) admissible(u string) bool {
-	if !e.scope.allows(u) {
-		return false
+// admissible applies the scope, the trap guard and the per-host cap to a
+// normalized URL about to join the crawl; it returns why not, or "" when
+// the URL may join.
+func (e *Engine) admissible(u string) SkipReason {
+	if why := e.scope.allows(u); why != "" {
+		return why
 	}
 	if ok, why := e.traps.allow(u); !ok {
 		if e.logger.Enabled(context.Background(), LevelLinks) {
 			e.logger.Log(context.Background(), LevelLinks, "trap guard", "url", u, "reason", why)
 		}
-		return false
+		return SkipTrap
 	}
 	if e.cfg.MaxPerHost == 0 {
-		return true
+		return ""
 	}
 	_, host := splitHost(u)
 	e.polite.mu.Lock()
 	defer e.polite.mu.Unlock()
 	if e.polite.admitted[host] >= e.cfg.MaxPerHost {
-		return false
+		return SkipHostCap
 	}
 	e.polite.admitted[host]++
-	return true
+	return ""
 }
 
 func (e *Engine) countHostError(host string) {

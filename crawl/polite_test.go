@@ -94,8 +94,8 @@ func TestRobotsDisallowIsNeverRequested(t *testing.T) {
 	if n := slices.Index(s.paths(), "/robots.txt"); n != 0 {
 		t.Errorf("robots.txt requested at position %d; want first", n)
 	}
-	if p := h.page(s.URL + "/private/0"); p.Err != "blocked by robots.txt" {
-		t.Errorf("blocked page stored as %+v", p.Err)
+	if why := h.skips()[s.URL+"/private/0"]; why != crawl.SkipRobots {
+		t.Errorf("blocked URL skipped for %q, want robots", why)
 	}
 }
 

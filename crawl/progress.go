@@ -31,6 +31,10 @@ type Progress struct {
 	// the number of workers: a URL is done only once it is stored.
 	Waiting, Processing, Done, Errors int64
 
+	// Skipped counts URLs found and deliberately not fetched, each once,
+	// with their reasons in the store (robots.txt, scope, depth, …).
+	Skipped int64
+
 	ByDepth     []int64  // fetched URLs per depth, done and error together
 	ByStatus    [6]int64 // fetched URLs per status class: [0] no response, [1..5] 1xx..5xx
 	PagesPerSec float64  // over the last RateWindow
@@ -122,6 +126,7 @@ func (e *Engine) Progress() Progress {
 	e.mu.Unlock()
 	p.Done = e.done.Load()
 	p.Errors = e.errs.Load()
+	p.Skipped = e.skipped.Load()
 	p.Processing = e.processing.Load()
 	p.Waiting = int64(e.front.Len()) + e.spilled.Load() + e.parked.Load() + e.inHand.Load()
 	p.Bytes = e.bytes.Load()

@@ -34,33 +34,35 @@ func newScope(c *Config, seeds []string) *scope {
 	return s
 }
 
-// allows reports whether the normalized URL u is in scope.
-func (s *scope) allows(u string) bool {
+// allows reports why the normalized URL u is outside the crawl, or ""
+// when it is in: SkipScope for another host or domain, SkipExcluded for
+// the include and exclude rules.
+func (s *scope) allows(u string) SkipReason {
 	name, _ := splitHost(u)
 	switch s.kind {
 	case ScopeHost:
 		if !s.hosts[name] {
-			return false
+			return SkipScope
 		}
 	case ScopeDomain:
 		if !s.domains[registrable(name)] {
-			return false
+			return SkipScope
 		}
 	}
 	for _, re := range s.exclude {
 		if re.MatchString(u) {
-			return false
+			return SkipExcluded
 		}
 	}
 	if len(s.include) == 0 {
-		return true
+		return ""
 	}
 	for _, re := range s.include {
 		if re.MatchString(u) {
-			return true
+			return ""
 		}
 	}
-	return false
+	return SkipExcluded
 }
 
 // registrable returns the registrable domain (eTLD+1) of a hostname, or the

@@ -28,24 +28,25 @@ func TestScope(t *testing.T) {
 		include []string
 		exclude []string
 		url     string
-		want    bool
+		want    SkipReason
 	}{
-		{ScopeHost, nil, nil, "https://www.example.co.uk:444/x", true},
-		{ScopeHost, nil, nil, "http://shop.example.co.uk/", false},
-		{ScopeHost, nil, nil, "http://127.0.0.1:9/", true},
-		{ScopeDomain, nil, nil, "http://shop.example.co.uk/", true},
-		{ScopeDomain, nil, nil, "http://other.co.uk/", false},
-		{ScopeDomain, nil, nil, "http://127.0.0.2/", false},
-		{ScopeAny, nil, nil, "http://anything.org/", true},
-		{ScopeAny, nil, []string{`\.pdf$`}, "http://anything.org/a.pdf", false},
-		{ScopeAny, []string{`/blog/`}, nil, "http://anything.org/blog/1", true},
-		{ScopeAny, []string{`/blog/`}, nil, "http://anything.org/shop/1", false},
-		{ScopeAny, []string{`/blog/`}, []string{`draft`}, "http://anything.org/blog/draft", false},
+		{ScopeHost, nil, nil, "https://www.example.co.uk:444/x", ""},
+		{ScopeHost, nil, nil, "http://shop.example.co.uk/", SkipScope},
+		{ScopeHost, nil, nil, "http://127.0.0.1:9/", ""},
+		{ScopeDomain, nil, nil, "http://shop.example.co.uk/", ""},
+		{ScopeDomain, nil, nil, "http://other.co.uk/", SkipScope},
+		{ScopeDomain, nil, nil, "http://127.0.0.2/", SkipScope},
+		{ScopeAny, nil, nil, "http://anything.org/", ""},
+		{ScopeAny, nil, []string{`\.pdf$`}, "http://anything.org/a.pdf", SkipExcluded},
+		{ScopeAny, []string{`/blog/`}, nil, "http://anything.org/blog/1", ""},
+		{ScopeAny, []string{`/blog/`}, nil, "http://anything.org/shop/1", SkipExcluded},
+		{ScopeAny, []string{`/blog/`}, []string{`draft`}, "http://anything.org/blog/draft", SkipExcluded},
+		{ScopeHost, nil, []string{`draft`}, "http://other.org/draft", SkipScope},
 	}
 	for _, tt := range tests {
 		c := Config{Scope: tt.scope, Include: tt.include, Exclude: tt.exclude}
 		if got := newScope(&c, seeds).allows(tt.url); got != tt.want {
-			t.Errorf("%s %v %v allows(%q) = %v, want %v", tt.scope, tt.include, tt.exclude, tt.url, got, tt.want)
+			t.Errorf("%s %v %v allows(%q) = %q, want %q", tt.scope, tt.include, tt.exclude, tt.url, got, tt.want)
 		}
 	}
 }

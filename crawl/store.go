@@ -33,8 +33,19 @@ type Store interface {
 	Recover(ctx context.Context) error
 
 	// Fingerprints calls fn with the fingerprint of every URL the crawl
-	// knows, in any state, to rebuild the seen-set when a crawl resumes.
-	Fingerprints(ctx context.Context, fn func(fp uint64)) error
+	// knows, in any state, to rebuild the seen-set when a crawl resumes;
+	// skip is the reason of a skipped URL, empty for the others.
+	Fingerprints(ctx context.Context, fn func(fp uint64, skip SkipReason)) error
+
+	// SkipWaiting turns every waiting, unleased URL into a skipped one
+	// with the given reason and returns how many there were: a crawl that
+	// reached its page cap reports what it left out.
+	SkipWaiting(ctx context.Context, reason SkipReason) (int64, error)
+
+	// Unskip turns the URLs skipped for reason back to waiting and returns
+	// how many there were: a resumed crawl with room under its page cap
+	// takes up what the cap left out.
+	Unskip(ctx context.Context, reason SkipReason) (int64, error)
 
 	// Counts returns how many URLs are in each state as stored.
 	Counts(ctx context.Context) (Counts, error)

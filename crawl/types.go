@@ -11,15 +11,17 @@ type State int
 
 // URL states. Waiting URLs are known but not yet fetched; Processing ones are
 // in a worker's hands; Done ones have their page committed to the store;
-// Error ones failed for good (network failure, refused status, bad body).
+// Error ones failed for good (network failure, refused status, bad body);
+// Skipped ones were found and deliberately not fetched (see SkipReason).
 const (
 	Waiting State = iota
 	Processing
 	Done
 	Error
+	Skipped
 )
 
-var stateNames = [...]string{"waiting", "processing", "done", "error"}
+var stateNames = [...]string{"waiting", "processing", "done", "error", "skipped"}
 
 func (s State) String() string {
 	if s >= 0 && int(s) < len(stateNames) {
@@ -45,7 +47,7 @@ const (
 	LinkEmbed      LinkKind = "embed"
 	LinkBackground LinkKind = "background" // <body background>
 	LinkApplet     LinkKind = "applet"     // <applet code>
-	LinkRedirect   LinkKind = "redirect"   // the target of an HTTP redirect
+	LinkRedirect   LinkKind = "redirect"   // the Location of a 3xx answer: same depth as the redirecting URL
 	LinkFTP        LinkKind = "ftp"        // an entry of an FTP directory listing
 )
 
@@ -88,12 +90,14 @@ type Page struct {
 
 	// After download (paper 003 table 2).
 	Status          int
-	FinalURL        string // after redirects; equals URL when there were none
+	FinalURL        string // the URL answered; equals URL (redirects are rows of their own)
+	RedirectTo      string // Location of a 3xx answer, resolved and normalized; empty otherwise
 	ContentType     string // media type without parameters
 	Charset         string // charset the body was decoded from
 	ContentEncoding string // as sent: gzip, br, deflate or empty
 	ContentLength   int64  // from the header; -1 when absent
 	Length          int64  // bytes of body read, after decompression
+	Truncated       bool   // the body was longer than Config.MaxSize: only its first MaxSize bytes were read
 	LastModified    time.Time
 	Expires         time.Time
 	ETag            string
@@ -118,7 +122,7 @@ type Page struct {
 
 	FetchedAt time.Time
 	Duration  time.Duration
-	Redirects []Hop
+	Redirects []Hop // the chain a fetch followed, in crawls stored before redirects had rows of their own
 	Links     []Link
 	Resource  bool   // fetched as a resource: status, type and size only
 	Err       string // why the fetch failed, for people; empty on success
@@ -135,6 +139,7 @@ type Item struct {
 	Depth    int
 	Parent   string // referring page, empty for seeds
 	Resource bool   // reached only as a resource (img, script, …)
+	Hops     int    // redirects in a row that led here; 0 when a link did
 
 	// Validators are the stored page's, when a re-crawl visits the URL
 	// again; nil otherwise. The fetch then asks for the page only if it
@@ -188,15 +193,19 @@ type Batch struct {
 
 	// Pages turn their URLs done, or error when Failed.
 	Pages []*Page
+
+	// Skipped URLs are recorded with their reason; a URL already known
+	// keeps its state unless Claimed by the writing run.
+	Skipped []Skip
 }
 
 // Empty reports whether the batch has nothing to write.
 func (b *Batch) Empty() bool {
-	return len(b.New) == 0 && len(b.Pages) == 0
+	return len(b.New) == 0 && len(b.Pages) == 0 && len(b.Skipped) == 0
 }
 
 // Counts is how many URLs of a crawl are in each state. A store counts
 // leased URLs as waiting; only the running engine knows what is processing.
 type Counts struct {
-	Waiting, Processing, Done, Error int64
+	Waiting, Processing, Done, Error, Skipped int64
 }

@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/trawler/trawler/crawl/neardup"
 	"github.com/trawler/trawler/crawl/parse"
 	"github.com/trawler/trawler/crawl/rabin"
+	"github.com/trawler/trawler/crawl/urlnorm"
 )
 
 // work is one worker of the thread pool: it takes a queue from the pool,
@@ -60,6 +62,7 @@ type result struct {
 	items []Item // new URLs the page led to
 	held  []bool // which of them the frontier holds
 	lower []Item // known URLs met again, maybe at a smaller depth
+	skips []Skip // URLs found and not fetched
 }
 
 // outcome says what became of a URL a worker took.
@@ -86,8 +89,8 @@ func (e *Engine) visit(ctx context.Context, it Item) (result, outcome) {
 		}
 		return result{}, requeued
 	case blocked:
-		p.Err, p.FinalURL = "blocked by robots.txt", it.URL
-		return result{page: p}, visited
+		return result{skips: []Skip{{URL: it.URL, FP: it.FP, Depth: it.Depth, Parent: it.Parent,
+			Resource: it.Resource, Reason: SkipRobots, Claimed: true}}}, visited
 	}
 	if e.polite.limiter != nil {
 		if err := e.polite.limiter.Wait(ctx); err != nil {
@@ -109,7 +112,6 @@ func (e *Engine) visit(ctx context.Context, it Item) (result, outcome) {
 	if resp != nil {
 		fillResponse(p, resp)
 		e.bytes.Add(resp.Length)
-		e.markRedirects(resp)
 	}
 	if p.FinalURL == "" {
 		p.FinalURL = it.URL
@@ -125,17 +127,58 @@ func (e *Engine) visit(ctx context.Context, it Item) (result, outcome) {
 			"ms", p.Duration.Milliseconds(), "err", p.Err)
 	}
 	var refs []Link
+	var skips []Skip
 	follow := true
-	if resp != nil && p.Err == "" && !it.Resource {
-		refs, follow = e.describe(p, resp)
+	switch {
+	case resp != nil && isRedirect(resp.Status):
+		refs, skips = e.redirect(p, resp)
+	case resp != nil && p.Err == "" && !it.Resource:
+		refs, skips, follow = e.describe(p, resp)
 	}
 	p.Links = refs
 	if e.near != nil && !it.Resource && p.Err == "" {
 		e.nearDup(ctx, p)
 	}
-	items, lower := e.discover(p, follow)
+	items, lower, more := e.discover(p, it.Hops, follow)
 	held := e.admit(items)
-	return result{page: p, items: items, held: held, lower: lower}, visited
+	return result{page: p, items: items, held: held, lower: lower, skips: append(skips, more...)}, visited
+}
+
+func isRedirect(status int) bool {
+	switch status {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return true
+	}
+	return false
+}
+
+// redirect reads the Location of a 3xx answer into the page: its target
+// becomes the page's one link, or a skipped URL when it cannot be crawled.
+// Redirects are not followed inside the fetch, so every URL of a chain
+// has a row with its own status, as SEO tools show them.
+func (e *Engine) redirect(p *Page, r *fetch.Response) ([]Link, []Skip) {
+	loc := strings.TrimSpace(r.Header.Get("Location"))
+	if loc == "" {
+		p.Err = "redirect without Location"
+		return nil, nil
+	}
+	p.RedirectTo = loc
+	base, err := url.Parse(p.URL)
+	if err != nil {
+		p.Err = "bad redirect: " + err.Error()
+		return nil, nil
+	}
+	target, err := e.norm.Resolve(base, loc)
+	if err == nil {
+		p.RedirectTo = target
+		return []Link{{URL: target, Kind: LinkRedirect}}, nil
+	}
+	if why := rejectReason(err); why != "" {
+		return nil, []Skip{e.skipOf(p, rawTarget(base, loc), p.Depth, why)}
+	}
+	p.Err = "bad redirect: " + err.Error()
+	return nil, nil
 }
 
 // conditional returns the headers that ask for a page only if it changed
@@ -185,23 +228,6 @@ func (e *Engine) nearDup(ctx context.Context, p *Page) {
 	}
 }
 
-// markRedirects records the URLs a redirect chain passed through as seen,
-// so a link to the final page does not fetch it a second time.
-func (e *Engine) markRedirects(r *fetch.Response) {
-	if len(r.Redirects) == 0 {
-		return
-	}
-	mark := func(raw string) {
-		if u, err := e.norm.Normalize(raw); err == nil {
-			e.seen.Add(rabin.FingerprintString(u))
-		}
-	}
-	for _, h := range r.Redirects[1:] {
-		mark(h.URL)
-	}
-	mark(r.URL)
-}
-
 // fillResponse copies what the response told about the resource.
 func fillResponse(p *Page, r *fetch.Response) {
 	p.Status = r.Status
@@ -215,14 +241,14 @@ func fillResponse(p *Page, r *fetch.Response) {
 	p.LastModified = r.LastModified
 	p.Expires = r.Expires
 	p.ETag = r.ETag
-	for _, h := range r.Redirects {
-		p.Redirects = append(p.Redirects, Hop{URL: h.URL, Status: h.Status})
-	}
+	p.Truncated = r.Truncated
 }
 
 // describe parses an HTML body or an FTP listing into the page's metadata
-// and references. follow is false when the page forbids following its links.
-func (e *Engine) describe(p *Page, r *fetch.Response) (links []Link, follow bool) {
+// and references. follow is false when the page forbids following its
+// links. Links that can never be crawled (another scheme, too long) come
+// back as skips.
+func (e *Engine) describe(p *Page, r *fetch.Response) (links []Link, skips []Skip, follow bool) {
 	follow = true
 	noindex := false
 	for _, v := range r.Header.Values("X-Robots-Tag") {
@@ -238,12 +264,12 @@ func (e *Engine) describe(p *Page, r *fetch.Response) (links []Link, follow bool
 			p.Text = parse.NormalizeText(string(r.Body))
 			p.ContentFP = contentFP(p.Text)
 		}
-		return links, follow
+		return links, nil, follow
 	}
 	doc, err := parse.HTML(r.Body)
 	if err != nil {
 		p.Err = "parse HTML: " + err.Error()
-		return links, false
+		return links, nil, false
 	}
 	p.Title, p.Description, p.Keywords, p.Author, p.Robots = doc.Title, doc.Description, doc.Keywords, doc.Author, doc.Robots
 	follow = follow && !doc.NoFollow
@@ -253,7 +279,7 @@ func (e *Engine) describe(p *Page, r *fetch.Response) (links []Link, follow bool
 	}
 	base, err := url.Parse(p.FinalURL)
 	if err != nil {
-		return links, follow
+		return links, nil, follow
 	}
 	if doc.Base != "" {
 		if b, err := e.norm.Resolve(base, doc.Base); err == nil {
@@ -264,12 +290,57 @@ func (e *Engine) describe(p *Page, r *fetch.Response) (links []Link, follow bool
 	}
 	for _, ref := range doc.Refs {
 		abs, err := e.norm.Resolve(base, ref.Href)
-		if err != nil {
-			continue // javascript:, mailto:, too long, bad host: not crawlable
+		if err == nil {
+			links = append(links, Link{URL: abs, Kind: LinkKind(ref.Kind), Text: ref.Text, NoFollow: ref.NoFollow})
+			continue
 		}
-		links = append(links, Link{URL: abs, Kind: LinkKind(ref.Kind), Text: ref.Text, NoFollow: ref.NoFollow})
+		// javascript:, mailto:, too long: recorded once as skipped; a bad
+		// host or unreadable text is not a URL at all.
+		if why := rejectReason(err); why != "" && LinkKind(ref.Kind).IsPage() {
+			s := e.skipOf(p, rawTarget(base, ref.Href), p.Depth+1, why)
+			if e.seen.Add(s.FP) {
+				skips = append(skips, s)
+			}
+		}
 	}
-	return links, follow
+	return links, skips, follow
+}
+
+// rejectReason maps a URL normalizer's rejection to a skip reason, ""
+// for rejections that are not worth recording.
+func rejectReason(err error) SkipReason {
+	var rej *urlnorm.Rejection
+	if !errors.As(err, &rej) {
+		return ""
+	}
+	switch rej.Reason {
+	case urlnorm.ReasonScheme:
+		return SkipScheme
+	case urlnorm.ReasonTooLong:
+		return SkipTooLong
+	}
+	return ""
+}
+
+// maxSkippedURL bounds how much of an uncrawlable URL is stored.
+const maxSkippedURL = 4096
+
+// rawTarget is an uncrawlable reference as a user would read it: resolved
+// against the page when it can be, and cut to a storable length.
+func rawTarget(base *url.URL, ref string) string {
+	ref = strings.TrimSpace(ref)
+	if u, err := base.Parse(ref); err == nil && u.Scheme != "" {
+		ref = u.String()
+	}
+	if len(ref) > maxSkippedURL {
+		ref = ref[:maxSkippedURL]
+	}
+	return ref
+}
+
+// skipOf records u, found on page p, as skipped for why.
+func (e *Engine) skipOf(p *Page, u string, depth int, why SkipReason) Skip {
+	return Skip{URL: u, FP: fingerprint(u), Depth: depth, Parent: p.URL, Resource: p.Resource, Reason: why}
 }
 
 func isHTML(ct string) bool { return ct == "text/html" || ct == "application/xhtml+xml" }
@@ -307,32 +378,57 @@ func fingerprint(u string) uint64 { return rabin.FingerprintString(u) }
 // discover picks, from a page's links, the URLs that join the crawl: in
 // scope, within the depth limit, not seen before. A URL seen before but
 // still waiting takes the smaller depth: in the frontier at once, and in the
-// store through lower when the URL may be waiting there.
-func (e *Engine) discover(p *Page, follow bool) (items, lower []Item) {
-	next := p.Depth + 1
+// store through lower when the URL may be waiting there. New URLs left out
+// come back as skips, each recorded once: URL-bound reasons through the
+// seen-set, link-bound ones (depth, nofollow) through their own set, so a
+// later link may still admit the URL. A redirect's target keeps the
+// redirecting URL's depth: a hop is not a link.
+func (e *Engine) discover(p *Page, hops int, follow bool) (items, lower []Item, skips []Skip) {
 	for _, l := range p.Links {
 		page := l.Kind.IsPage()
-		switch {
-		case page && (!follow || l.NoFollow || next > e.cfg.Depth):
-			continue
-		case !page && !e.cfg.Resources:
+		if !page && !e.cfg.Resources {
 			continue
 		}
+		depth, resource, nextHops := p.Depth+1, !page, 0
+		if l.Kind == LinkRedirect {
+			depth, resource, nextHops = p.Depth, p.Resource, hops+1
+		}
 		fp := fingerprint(l.URL)
+		why := SkipReason("")
+		switch {
+		case page && l.Kind != LinkRedirect && (!follow || l.NoFollow):
+			why = SkipNoFollow
+		case page && depth > e.cfg.Depth:
+			why = SkipDepth
+		case nextHops > e.cfg.MaxRedirects:
+			why = SkipRedirects
+		}
 		known := e.seen.Contains(fp)
+		if why != "" {
+			if !known && e.skipSeen.Add(fp) {
+				skips = append(skips, Skip{URL: l.URL, FP: fp, Depth: depth, Parent: p.URL, Resource: resource, Reason: why})
+			}
+			continue
+		}
 		if !known {
-			if !e.admissible(l.URL) {
+			if why := e.admissible(l.URL); why != "" {
+				if e.seen.Add(fp) {
+					skips = append(skips, Skip{URL: l.URL, FP: fp, Depth: depth, Parent: p.URL, Resource: resource, Reason: why})
+				}
 				continue
 			}
 			known = !e.seen.Add(fp) // another worker may have added it meanwhile
 		}
 		if !known {
-			items = append(items, Item{URL: l.URL, FP: fp, Depth: next, Parent: p.URL, Resource: !page})
+			if e.skipSeen.Contains(fp) {
+				e.skipped.Add(-1) // recorded as skipped by an earlier link; the store revives it
+			}
+			items = append(items, Item{URL: l.URL, FP: fp, Depth: depth, Parent: p.URL, Resource: resource, Hops: nextHops})
 			continue
 		}
-		if page && !e.front.Lower(fp, next) && e.spillEver.Load() {
-			lower = append(lower, Item{URL: l.URL, FP: fp, Depth: next, Parent: p.URL})
+		if page && !e.front.Lower(fp, depth) && e.spillEver.Load() {
+			lower = append(lower, Item{URL: l.URL, FP: fp, Depth: depth, Parent: p.URL})
 		}
 	}
-	return items, lower
+	return items, lower, skips
 }

@@ -96,7 +96,8 @@ func add(b *Batch, r result) int {
 		b.New = append(b.New, it)
 		b.Held = append(b.Held, false)
 	}
-	return size + 64*(len(r.items)+len(r.lower))
+	b.Skipped = append(b.Skipped, r.skips...)
+	return size + 64*(len(r.items)+len(r.lower)) + 128*len(r.skips)
 }
 
 // commit writes one batch and then moves its URLs to done or error.
@@ -122,9 +123,17 @@ func (e *Engine) commit(ctx context.Context, b *Batch) error {
 			ok++
 		}
 	}
+	var claimed int64
+	for _, s := range b.Skipped {
+		if s.Claimed {
+			claimed++
+		}
+	}
 	e.done.Add(ok)
 	e.errs.Add(failed)
-	e.processing.Add(-(ok + failed))
+	e.skipped.Add(int64(len(b.Skipped)))
+	e.processing.Add(-(ok + failed + claimed))
+	e.reserved.Add(-claimed) // robots.txt refused them: no fetch was made
 	e.meter.add(time.Now(), e.done.Load()+e.errs.Load())
 	return nil
 }

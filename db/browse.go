@@ -59,6 +59,12 @@ type PageQuery struct {
 	// pages they match.
 	NearDuplicates bool
 
+	// Skipped lists the URLs found and not fetched instead of the pages,
+	// optionally of one SkipReason; only Depth and Search (a substring of
+	// the URL) filter them further.
+	Skipped    bool
+	SkipReason crawl.SkipReason
+
 	Sort  SortKey
 	Desc  bool
 	After *Cursor // continue after this row (keyset paging); nil starts at the top
@@ -91,6 +97,11 @@ type PageRow struct {
 	NearGroup      uint64       // near-duplicate group (URL fingerprint of its first page); 0 for none
 	NearSimilarity float64      // estimated similarity to the best earlier match; 0 when it has none
 	Change         crawl.Change // what the latest visit found; empty for pages stored before re-crawls existed
+
+	RedirectTo string           // Location of a 3xx answer
+	Truncated  bool             // the body was cut at the size cap
+	SkipReason crawl.SkipReason // why a skipped URL was not fetched (PageQuery.Skipped)
+	Parent     string           // the page that linked to a skipped URL
 }
 
 // Cursor returns the position of r in a listing sorted by s.
@@ -116,13 +127,15 @@ func (r *PageRow) Cursor(s SortKey) *Cursor {
 }
 
 const rowColumns = `p.id, p.url, p.host, p.status, p.title, p.depth, p.content_type, p.length,
-    p.fetched_at, p.content_fp, p.duplicate_of, p.err, p.near_group, p.near_similarity, p.change`
+    p.fetched_at, p.content_fp, p.duplicate_of, p.err, p.near_group, p.near_similarity, p.change,
+    p.redirect_to, p.truncated`
 
 func scanRow(s scanner, extra ...any) (PageRow, error) {
 	var r PageRow
 	var fetched, contentFP, group int64
 	dst := []any{&r.ID, &r.URL, &r.Host, &r.Status, &r.Title, &r.Depth, &r.ContentType, &r.Length,
-		&fetched, &contentFP, &r.DuplicateOf, &r.Err, &group, &r.NearSimilarity, &r.Change}
+		&fetched, &contentFP, &r.DuplicateOf, &r.Err, &group, &r.NearSimilarity, &r.Change,
+		&r.RedirectTo, &r.Truncated}
 	err := s.Scan(append(dst, extra...)...)
 	r.FetchedAt = time.Unix(0, fetched).UTC()
 	r.ContentFP, r.NearGroup = uint64(contentFP), uint64(group)
@@ -249,6 +262,9 @@ func (d *DB) PagesAt(ctx context.Context, q PageQuery, offset, limit int) ([]Pag
 }
 
 func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, error) {
+	if q.Skipped {
+		return d.skipped(ctx, q, offset)
+	}
 	few, err := d.fewMatches(ctx, &q)
 	if err != nil {
 		return nil, err
@@ -369,6 +385,9 @@ WHERE pages_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`, search, 
 // CountPages returns how many pages match q's filters (After and Limit
 // are ignored).
 func (d *DB) CountPages(ctx context.Context, q PageQuery) (int, error) {
+	if q.Skipped {
+		return d.countSkipped(ctx, q)
+	}
 	from, where, args, err := q.filter("")
 	if err != nil {
 		return 0, err

@@ -14,7 +14,7 @@ import (
 const pageColumns = `url, fp, host, ip, depth, parent, status, final_url, content_type, charset,
     content_encoding, content_length, length, last_modified, expires, etag, title, description,
     keywords, author, robots, text, content_fp, duplicate_of, fetched_at, duration, redirects,
-    resource, err, near_group, near_of, near_similarity`
+    resource, err, near_group, near_of, near_similarity, redirect_to, truncated`
 
 // Page returns everything stored about one page, its redirect chain and
 // its links included, or ErrNotFound. Its sketch is not read; NearOf is
@@ -29,7 +29,8 @@ func (d *DB) Page(ctx context.Context, crawlID, id int64) (*crawl.Page, error) {
 		&p.URL, &fp, &p.Host, &p.IP, &p.Depth, &p.Parent, &p.Status, &p.FinalURL, &p.ContentType,
 		&p.Charset, &p.ContentEncoding, &p.ContentLength, &p.Length, &lastMod, &expires, &p.ETag,
 		&p.Title, &p.Description, &p.Keywords, &p.Author, &p.Robots, &p.Text, &contentFP,
-		&p.DuplicateOf, &fetched, &duration, &redirects, &p.Resource, &p.Err, &group, &nearOf, &p.NearSimilarity)
+		&p.DuplicateOf, &fetched, &duration, &redirects, &p.Resource, &p.Err, &group, &nearOf, &p.NearSimilarity,
+		&p.RedirectTo, &p.Truncated)
 	if err == sql.ErrNoRows {
 		return nil, fmt.Errorf("page %d of crawl %d: %w", id, crawlID, ErrNotFound)
 	}

@@ -25,7 +25,8 @@ UPDATE pages SET host = ?, ip = ?, depth = ?, parent = ?, status = ?, final_url 
     charset = ?, content_encoding = ?, content_length = ?, length = ?, last_modified = ?, expires = ?,
     etag = ?, title = ?, description = ?, keywords = ?, author = ?, robots = ?, text = ?, content_fp = ?,
     duplicate_of = coalesce(?, duplicate_of), fetched_at = ?, duration = ?, redirects = ?, resource = ?,
-    err = ?, cycle = ?, change = ?, sketch = ?, near_group = ?, near_of = ?, near_similarity = ?
+    err = ?, cycle = ?, change = ?, sketch = ?, near_group = ?, near_of = ?, near_similarity = ?,
+    redirect_to = ?, truncated = ?
 WHERE id = ?`
 	// selectPrevVisit reads a URL's latest visit of an earlier cycle with
 	// the counts of those visits, for the revisit schedule.
@@ -205,7 +206,7 @@ func (w *pageWriter) rewrite(ctx context.Context, p *crawl.Page, row *priorRow, 
 		p.Charset, p.ContentEncoding, p.ContentLength, p.Length, unixSeconds(p.LastModified), unixSeconds(p.Expires),
 		p.ETag, p.Title, p.Description, p.Keywords, p.Author, p.Robots, p.Text, int64(p.ContentFP), dup,
 		fetchedAt(p, now), int64(p.Duration), redirects, p.Resource, p.Err, w.cycle, string(change), sketch,
-		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, row.id)
+		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, p.RedirectTo, p.Truncated, row.id)
 	if err != nil {
 		return err
 	}

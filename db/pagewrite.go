@@ -23,8 +23,10 @@ ORDER BY id LIMIT 1`
 INSERT INTO pages (crawl_id, fp, url, host, ip, depth, parent, status, final_url, content_type,
     charset, content_encoding, content_length, length, last_modified, expires, etag, title,
     description, keywords, author, robots, text, content_fp, duplicate_of, fetched_at, duration,
-    redirects, resource, err, cycle, change, sketch, near_group, near_of, near_similarity)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    redirects, resource, err, cycle, change, sketch, near_group, near_of, near_similarity,
+    redirect_to, truncated)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+    ?, ?)
 ON CONFLICT (crawl_id, fp) DO NOTHING`
 	insertLink = `
 INSERT INTO links (page_id, seq, crawl_id, to_url, to_fp, kind, text, nofollow) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
@@ -199,7 +201,7 @@ func (w *pageWriter) insert(ctx context.Context, p *crawl.Page, dup string, chan
 		unixSeconds(p.LastModified), unixSeconds(p.Expires), p.ETag, p.Title, p.Description,
 		p.Keywords, p.Author, p.Robots, p.Text, int64(p.ContentFP), dup, fetchedAt(p, now),
 		int64(p.Duration), redirects, p.Resource, p.Err, w.cycle, string(change), sketch,
-		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity)
+		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, p.RedirectTo, p.Truncated)
 	if err != nil {
 		return 0, err
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -32,17 +33,34 @@ func (s *CrawlStore) ID() int64 { return s.id }
 
 // Known URLs keep their state; a waiting one takes the smaller depth (and
 // the parent that gave it), stays a resource only if reached as one again,
-// and is leased to the writer if held and free.
+// and is leased to the writer if held and free. A URL skipped for a
+// link-bound reason (depth, nofollow) that another link admits waits again,
+// with that link's depth and parent.
 const insertURL = `
 INSERT INTO urls (crawl_id, fp, url, depth, parent, resource, owner, leased_at, discovered_at)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
 ON CONFLICT (crawl_id, fp) DO UPDATE SET
-    parent    = CASE WHEN excluded.depth < depth THEN excluded.parent ELSE parent END,
-    depth     = min(depth, excluded.depth),
-    resource  = resource AND excluded.resource,
-    leased_at = CASE WHEN owner = '' AND excluded.owner <> '' THEN excluded.leased_at ELSE leased_at END,
-    owner     = CASE WHEN owner = '' THEN excluded.owner ELSE owner END
-WHERE state = 0`
+    parent      = CASE WHEN state = 4 OR excluded.depth < depth THEN excluded.parent ELSE parent END,
+    depth       = CASE WHEN state = 4 THEN excluded.depth ELSE min(depth, excluded.depth) END,
+    resource    = CASE WHEN state = 4 THEN excluded.resource ELSE resource AND excluded.resource END,
+    leased_at   = CASE WHEN owner = '' AND excluded.owner <> '' THEN excluded.leased_at ELSE leased_at END,
+    owner       = CASE WHEN owner = '' THEN excluded.owner ELSE owner END,
+    state       = 0,
+    skip_reason = ''
+WHERE state = 0 OR (state = 4 AND skip_reason IN ('depth', 'nofollow'))`
+
+// insertSkipped records a URL found and not fetched; a URL already known
+// keeps its row.
+const insertSkipped = `
+INSERT INTO urls (crawl_id, fp, url, depth, parent, resource, state, skip_reason, discovered_at)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, 4, ?7, ?8)
+ON CONFLICT (crawl_id, fp) DO NOTHING`
+
+// skipClaimed turns a URL the run holds into a skipped one: robots.txt
+// refused it when its turn came.
+const skipClaimed = `
+UPDATE urls SET state = 4, skip_reason = ?1, owner = '', leased_at = NULL
+WHERE crawl_id = ?2 AND fp = ?3 AND state IN (0, 1)`
 
 // finishURL records the outcome of a fetch on its URL row, creating the row
 // if the engine never wrote it (it should have).
@@ -73,7 +91,13 @@ func (s *CrawlStore) Apply(ctx context.Context, owner string, b *crawl.Batch) er
 	// a watcher goroutine for every statement given a cancellable context.
 	wctx := context.WithoutCancel(ctx)
 	now := time.Now().UnixNano()
+	if err := s.applySkipped(wctx, tx, b.Skipped, false, now); err != nil {
+		return err
+	}
 	if err := s.applyNew(wctx, tx, owner, b, now); err != nil {
+		return err
+	}
+	if err := s.applySkipped(wctx, tx, b.Skipped, true, now); err != nil {
 		return err
 	}
 	if len(b.Pages) > 0 {
@@ -119,6 +143,35 @@ func (s *CrawlStore) settings(ctx context.Context) (settings, error) {
 	h := settingsOf(c)
 	s.hist = &h
 	return h, nil
+}
+
+// applySkipped records the batch's skipped URLs that are claimed or not.
+// Found ones go before the new URLs, so a link that admits a URL skipped
+// in the same batch revives it; claimed ones after, as the batch may have
+// added them.
+func (s *CrawlStore) applySkipped(ctx context.Context, tx *sql.Tx, skips []crawl.Skip, claimed bool, now int64) error {
+	if !slices.ContainsFunc(skips, func(sk crawl.Skip) bool { return sk.Claimed == claimed }) {
+		return nil
+	}
+	ins, err := tx.PrepareContext(ctx, insertSkipped)
+	if err != nil {
+		return wrap(err, "apply batch: prepare")
+	}
+	defer ins.Close()
+	for _, sk := range skips {
+		if sk.Claimed != claimed {
+			continue
+		}
+		if sk.Claimed {
+			_, err = tx.ExecContext(ctx, skipClaimed, string(sk.Reason), s.id, int64(sk.FP))
+		} else {
+			_, err = ins.ExecContext(ctx, s.id, int64(sk.FP), sk.URL, sk.Depth, sk.Parent, sk.Resource, string(sk.Reason), now)
+		}
+		if err != nil {
+			return wrap(err, "apply batch: skip url %s", sk.URL)
+		}
+	}
+	return nil
 }
 
 func (s *CrawlStore) applyNew(ctx context.Context, tx *sql.Tx, owner string, b *crawl.Batch, now int64) error {
@@ -278,22 +331,46 @@ WHERE crawl_id = ? AND state IN (0, 1) AND (owner <> '' OR state = 1)`, s.id)
 	return wrap(err, "recover leases")
 }
 
-// Fingerprints calls fn with the fingerprint of every URL of the crawl. It
-// reads in one pass, so fn should not call back into the database.
-func (s *CrawlStore) Fingerprints(ctx context.Context, fn func(fp uint64)) error {
-	rows, err := s.d.r.QueryContext(ctx, `SELECT fp FROM urls WHERE crawl_id = ?`, s.id)
+// Fingerprints calls fn with the fingerprint of every URL of the crawl,
+// and the skip reason of skipped ones. It reads in one pass, so fn should
+// not call back into the database.
+func (s *CrawlStore) Fingerprints(ctx context.Context, fn func(fp uint64, skip crawl.SkipReason)) error {
+	rows, err := s.d.r.QueryContext(ctx, `SELECT fp, skip_reason FROM urls WHERE crawl_id = ?`, s.id)
 	if err != nil {
 		return wrap(err, "read fingerprints")
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var fp int64
-		if err := rows.Scan(&fp); err != nil {
+		var skip string
+		if err := rows.Scan(&fp, &skip); err != nil {
 			return wrap(err, "read fingerprints")
 		}
-		fn(uint64(fp))
+		fn(uint64(fp), crawl.SkipReason(skip))
 	}
 	return wrap(rows.Err(), "read fingerprints")
+}
+
+// SkipWaiting turns the crawl's free waiting URLs into skipped ones.
+func (s *CrawlStore) SkipWaiting(ctx context.Context, reason crawl.SkipReason) (int64, error) {
+	r, err := s.d.w.ExecContext(ctx, `UPDATE urls SET state = 4, skip_reason = ?
+WHERE crawl_id = ? AND state = 0 AND owner = ''`, string(reason), s.id)
+	if err != nil {
+		return 0, wrap(err, "skip waiting urls (%s)", reason)
+	}
+	n, err := r.RowsAffected()
+	return n, wrap(err, "skip waiting urls (%s)", reason)
+}
+
+// Unskip turns the crawl's URLs skipped for reason back to waiting.
+func (s *CrawlStore) Unskip(ctx context.Context, reason crawl.SkipReason) (int64, error) {
+	r, err := s.d.w.ExecContext(ctx, `UPDATE urls SET state = 0, skip_reason = ''
+WHERE crawl_id = ? AND state = 4 AND skip_reason = ?`, s.id, string(reason))
+	if err != nil {
+		return 0, wrap(err, "queue skipped urls (%s) again", reason)
+	}
+	n, err := r.RowsAffected()
+	return n, wrap(err, "queue skipped urls (%s) again", reason)
 }
 
 // Counts returns how many URLs of the crawl are in each state; leased URLs
@@ -324,6 +401,8 @@ func countURLs(ctx context.Context, q querier, id int64) (crawl.Counts, error) {
 			c.Done = n
 		case crawl.Error:
 			c.Error = n
+		case crawl.Skipped:
+			c.Skipped = n
 		}
 	}
 	return c, wrap(rows.Err(), "count urls")

@@ -202,7 +202,7 @@ func TestFingerprints(t *testing.T) {
 	mustApply(t, s, "run", &crawl.Batch{Pages: []*crawl.Page{page("a", 0, 0), page("c", 1, 0)}})
 	mustApply(t, other, "run", &crawl.Batch{New: []crawl.Item{item("x", 0)}})
 	var got []uint64
-	if err := s.Fingerprints(context.Background(), func(fp uint64) { got = append(got, fp) }); err != nil {
+	if err := s.Fingerprints(context.Background(), func(fp uint64, _ crawl.SkipReason) { got = append(got, fp) }); err != nil {
 		t.Fatal(err)
 	}
 	want := []uint64{rabin.FingerprintString("a"), rabin.FingerprintString("b"), rabin.FingerprintString("c")}

@@ -199,3 +199,34 @@ func TestKilledCrawlResumes(t *testing.T) {
 	}
 	t.Logf("killed after %d stored pages; %d URLs in flight or awaiting their batch were fetched again", len(storedBefore), twice)
 }
+
+func TestSkippedInStatsAndExport(t *testing.T) {
+	site := &testsite.Site{Pages: 40, OutDegree: 3}
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	dbPath := filepath.Join(t.TempDir(), "t.db")
+	code, out, errs := run(t, "", "crawl", "--db", dbPath, "--depth", "1", srv.URL+"/")
+	if code != ExitOK || !strings.Contains(out, "skipped") {
+		t.Fatalf("crawl: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = run(t, "", "stats", "--db", dbPath, "--crawl", "1")
+	if code != ExitOK || !strings.Contains(out, "SKIPPED") || !strings.Contains(out, "beyond the depth limit") {
+		t.Errorf("stats: exit %d\n%s", code, out)
+	}
+	code, out, errs = run(t, "", "export", "--db", dbPath, "--skipped")
+	if code != ExitOK {
+		t.Fatalf("export --skipped: exit %d: %s", code, errs)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) < 2 || strings.Join(rows[0], ",") != "url,reason,reason_text,depth,found_on,found_at" {
+		t.Fatalf("export --skipped: %d rows, header %v", len(rows), rows[0])
+	}
+	for _, r := range rows[1:] {
+		if r[1] != "depth" || r[3] != "2" || !strings.HasPrefix(r[0], srv.URL) {
+			t.Errorf("skipped row %v; want a depth-2 URL of the site skipped for depth", r)
+		}
+	}
+}

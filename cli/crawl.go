@@ -182,8 +182,8 @@ func printSummary(s IO, id int64, p crawl.Progress) {
 	if p.Elapsed > 0 {
 		rate = float64(p.Fetched()) / p.Elapsed.Seconds()
 	}
-	fmt.Fprintf(s.Out, "crawl %d %s: %d done, %d errors, %d waiting, %s read in %s (%.1f pages/s)\n",
-		id, p.State, p.Done, p.Errors, p.Waiting, humanBytes(p.Bytes), p.Elapsed.Round(time.Millisecond), rate)
+	fmt.Fprintf(s.Out, "crawl %d %s: %d done, %d errors, %d skipped, %d waiting, %s read in %s (%.1f pages/s)\n",
+		id, p.State, p.Done, p.Errors, p.Skipped, p.Waiting, humanBytes(p.Bytes), p.Elapsed.Round(time.Millisecond), rate)
 }
 
 func shellQuote(s string) string {

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/trawler/trawler/crawl"
 	"github.com/trawler/trawler/db"
 )
 
@@ -48,15 +49,18 @@ func pickCrawl(d *db.DB, id int64) (int64, error) {
 }
 
 func runExport(args []string, s IO) int {
-	fs := newFlagSet("export", s, `Usage: trawler export [--db F] [--crawl ID] [--query Q] [--format csv] [--out F|-]
+	fs := newFlagSet("export", s, `Usage: trawler export [--db F] [--crawl ID] [--query Q] [--skipped] [--format csv] [--out F|-]
 
 Writes the pages of a crawl (the most recent one by default) as CSV: RFC 4180,
 UTF-8, a header row starting url,status,depth,title,content_type,length,
 fetched_at,content_fp. Cells that a spreadsheet would run as a formula get a
-leading apostrophe. --query keeps the pages matching a full-text query.`)
+leading apostrophe. --query keeps the pages matching a full-text query.
+--skipped writes the URLs found and not fetched instead, with why:
+url,reason,reason_text,depth,found_on,found_at.`)
 	dbPath := dbFlag(fs)
 	id := fs.Int64("crawl", 0, "crawl ID (default: the most recent)")
 	query := fs.String("query", "", "full-text query (FTS5 syntax) the pages must match")
+	skipped := fs.Bool("skipped", false, "export the skipped URLs and their reasons instead of the pages")
 	format := fs.String("format", "csv", "output format: csv")
 	out := fs.String("out", "-", "output file, - for standard output")
 	if code, done := parseFlags(fs, args); done {
@@ -67,6 +71,9 @@ leading apostrophe. --query keeps the pages matching a full-text query.`)
 	}
 	if fs.NArg() > 0 {
 		return fail(s, "export", usagef("unexpected argument %q", fs.Arg(0)))
+	}
+	if *skipped && *query != "" {
+		return fail(s, "export", usagef("--query searches pages; it cannot be used with --skipped"))
 	}
 	d, err := openDB(*dbPath)
 	if err != nil {
@@ -86,7 +93,7 @@ leading apostrophe. --query keeps the pages matching a full-text query.`)
 		w = f
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
-	n, err := d.ExportCSV(context.Background(), bw, db.PageQuery{Crawl: crawlID, Search: *query}, nil)
+	n, err := d.ExportCSV(context.Background(), bw, db.PageQuery{Crawl: crawlID, Search: *query, Skipped: *skipped}, nil)
 	if err == nil {
 		err = bw.Flush()
 	}
@@ -162,7 +169,9 @@ func runStats(args []string, s IO) int {
 	fs := newFlagSet("stats", s, `Usage: trawler stats [--db F] [--crawl ID] [--json]
 
 Lists the crawls in the database with their IDs, states, re-crawl cycles
-(0 until the first re-crawl) and counts.`)
+(0 until the first re-crawl) and counts. SKIPPED counts the URLs found and
+not fetched (robots.txt, scope, depth, ...); with --crawl, each reason is
+listed below.`)
 	dbPath := dbFlag(fs)
 	id := fs.Int64("crawl", 0, "only this crawl")
 	asJSON := fs.Bool("json", false, "print JSON for scripts")
@@ -192,11 +201,31 @@ Lists the crawls in the database with their IDs, states, re-crawl cycles
 		return ExitOK
 	}
 	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tSTATE\tCYCLE\tCREATED\tDONE\tERRORS\tWAITING\tBYTES\tSEEDS")
+	fmt.Fprintln(tw, "ID\tNAME\tSTATE\tCYCLE\tCREATED\tDONE\tERRORS\tSKIPPED\tWAITING\tBYTES\tSEEDS")
 	for _, c := range list {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%s\t%s\n", c.ID, c.Name, c.State, c.Cycle,
-			c.CreatedAt.Local().Format(time.DateTime), c.URLs.Done, c.URLs.Error, c.URLs.Waiting,
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", c.ID, c.Name, c.State, c.Cycle,
+			c.CreatedAt.Local().Format(time.DateTime), c.URLs.Done, c.URLs.Error, c.URLs.Skipped, c.URLs.Waiting,
 			humanBytes(c.Bytes), strings.Join(c.Seeds, " "))
+	}
+	tw.Flush()
+	if *id != 0 && list[0].URLs.Skipped > 0 {
+		return printSkipReasons(s, d, *id)
+	}
+	return ExitOK
+}
+
+// printSkipReasons lists how many URLs of a crawl were skipped, by reason.
+func printSkipReasons(s IO, d *db.DB, id int64) int {
+	counts, err := d.SkipCounts(context.Background(), id)
+	if err != nil {
+		return fail(s, "stats", &storageError{err})
+	}
+	fmt.Fprintln(s.Out, "\nSkipped URLs by reason (trawler export --skipped lists them):")
+	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, r := range crawl.SkipReasons {
+		if n := counts[r]; n > 0 {
+			fmt.Fprintf(tw, "  %d\t  %s\t\n", n, r.Label())
+		}
 	}
 	tw.Flush()
 	return ExitOK

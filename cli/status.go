@@ -49,8 +49,8 @@ func (l *statusLine) follow(progress func() crawl.Progress) (stop func()) {
 }
 
 func statusText(p crawl.Progress) string {
-	return fmt.Sprintf("%s  %d done  %d errors  %d waiting  %d in flight  %.1f pages/s  %s  %s",
-		p.State, p.Done, p.Errors, p.Waiting, p.Processing, p.PagesPerSec, humanBytes(p.Bytes),
+	return fmt.Sprintf("%s  %d done  %d errors  %d skipped  %d waiting  %d in flight  %.1f pages/s  %s  %s",
+		p.State, p.Done, p.Errors, p.Skipped, p.Waiting, p.Processing, p.PagesPerSec, humanBytes(p.Bytes),
 		p.Elapsed.Round(time.Second))
 }
 

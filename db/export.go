@@ -17,7 +17,7 @@ var CSVHeader = []string{
 	"host", "ip", "parent", "final_url", "charset", "content_encoding", "content_length",
 	"last_modified", "expires", "etag", "description", "keywords", "author", "robots",
 	"duplicate_of", "duration_ms", "resource", "err",
-	"near_group", "near_match", "near_similarity", "change", "cycle",
+	"near_group", "near_match", "near_similarity", "change", "cycle", "redirect_to", "truncated",
 }
 
 const exportColumns = `p.url, p.status, p.depth, p.title, p.content_type, p.length, p.fetched_at, p.content_fp,
@@ -25,7 +25,7 @@ const exportColumns = `p.url, p.status, p.depth, p.title, p.content_type, p.leng
     p.last_modified, p.expires, p.etag, p.description, p.keywords, p.author, p.robots,
     p.duplicate_of, p.duration, p.resource, p.err,
     p.near_group, coalesce((SELECT m.url FROM pages m WHERE m.crawl_id = p.crawl_id AND m.fp = p.near_of AND p.near_of <> 0), ''),
-    p.near_similarity, p.change, p.cycle`
+    p.near_similarity, p.change, p.cycle, p.redirect_to, p.truncated`
 
 // progressEvery is how many rows ExportCSV writes between progress calls.
 const progressEvery = 1000
@@ -49,7 +49,12 @@ func SafeCell(s string) string {
 // stream from the database to w, so a million rows take little memory.
 // q.Limit 0 means every row. progress, if not nil, is called with the
 // number of rows written every thousand rows and at the end.
+//
+// With q.Skipped it writes the skipped URLs instead, under SkippedCSVHeader.
 func (d *DB) ExportCSV(ctx context.Context, w io.Writer, q PageQuery, progress func(done int)) (int, error) {
+	if q.Skipped {
+		return d.exportSkipped(ctx, w, q, progress)
+	}
 	from, where, args, err := q.filter("")
 	if err != nil {
 		return 0, err
@@ -108,18 +113,18 @@ func scanExport(rows *sql.Rows, rec []string) error {
 	var (
 		url, title, ctype, host, ip, parent, final, charset, enc string
 		etag, desc, keywords, author, robots, dup, errText       string
-		nearMatch, change                                        string
+		nearMatch, change, redirectTo                            string
 		status, depth, cycle                                     int
 		length, fetched, contentFP, contentLength, duration      int64
 		nearGroup                                                int64
 		nearSimilarity                                           float64
 		lastMod, expires                                         sql.NullInt64
-		resource                                                 bool
+		resource, truncated                                      bool
 	)
 	if err := rows.Scan(&url, &status, &depth, &title, &ctype, &length, &fetched, &contentFP,
 		&host, &ip, &parent, &final, &charset, &enc, &contentLength, &lastMod, &expires, &etag,
 		&desc, &keywords, &author, &robots, &dup, &duration, &resource, &errText,
-		&nearGroup, &nearMatch, &nearSimilarity, &change, &cycle); err != nil {
+		&nearGroup, &nearMatch, &nearSimilarity, &change, &cycle, &redirectTo, &truncated); err != nil {
 		return err
 	}
 	similarity := ""
@@ -133,6 +138,7 @@ func scanExport(rows *sql.Rows, rec []string) error {
 		csvTime(fromSeconds(lastMod)), csvTime(fromSeconds(expires)), etag, desc, keywords, author, robots,
 		dup, strconv.FormatInt(duration/int64(time.Millisecond), 10), strconv.FormatBool(resource), errText,
 		nearGroupText(nearGroup), nearMatch, similarity, change, strconv.Itoa(cycle),
+		redirectTo, strconv.FormatBool(truncated),
 	}
 	for i, c := range cells {
 		rec[i] = SafeCell(c)

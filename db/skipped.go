@@ -2,7 +2,10 @@ package db
 
 import (
 	"context"
+	"encoding/csv"
 	"fmt"
+	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -119,4 +122,54 @@ func hostOf(u string) string {
 		rest = rest[:i]
 	}
 	return rest
+}
+
+// SkippedCSVHeader is the header row of an export of skipped URLs.
+var SkippedCSVHeader = []string{"url", "reason", "reason_text", "depth", "found_on", "found_at"}
+
+// exportSkipped writes the skipped URLs q selects as CSV, streaming.
+func (d *DB) exportSkipped(ctx context.Context, w io.Writer, q PageQuery, progress func(done int)) (int, error) {
+	where, args := q.skippedFilter()
+	rows, err := d.r.QueryContext(ctx, `SELECT url, skip_reason, depth, parent, discovered_at FROM urls WHERE `+
+		where+` ORDER BY id LIMIT ?`, append(args, limitOr(q.Limit))...)
+	if err != nil {
+		return 0, wrap(err, "export skipped urls")
+	}
+	defer rows.Close()
+	cw := csv.NewWriter(w)
+	if err := cw.Write(SkippedCSVHeader); err != nil {
+		return 0, fmt.Errorf("export skipped urls: %w", err)
+	}
+	n := 0
+	for rows.Next() {
+		var url, reason, parent string
+		var depth int
+		var found int64
+		if err := rows.Scan(&url, &reason, &depth, &parent, &found); err != nil {
+			return n, wrap(err, "export skipped urls")
+		}
+		rec := []string{url, reason, crawl.SkipReason(reason).Label(), strconv.Itoa(depth), parent,
+			time.Unix(0, found).UTC().Format(time.RFC3339)}
+		for i, c := range rec {
+			rec[i] = SafeCell(c)
+		}
+		if err := cw.Write(rec); err != nil {
+			return n, fmt.Errorf("export skipped urls: %w", err)
+		}
+		if n++; n%progressEvery == 0 && progress != nil {
+			cw.Flush()
+			progress(n)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return n, wrap(err, "export skipped urls")
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return n, fmt.Errorf("export skipped urls: %w", err)
+	}
+	if progress != nil {
+		progress(n)
+	}
+	return n, nil
 }

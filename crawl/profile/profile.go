@@ -27,7 +27,7 @@ import (
 type file struct {
 	Seeds []string `toml:"seeds" comment:"start URLs (URLs given on the command line replace these)"`
 
-	Depth    int            `toml:"depth" comment:"link hops from a seed; seeds are depth 0, so 0 fetches the seeds only"`
+	Depth    int            `toml:"depth" comment:"link hops from a seed; seeds are depth 0, so 0 fetches the seeds only; a redirect is not a link hop: its target keeps the depth of the URL that redirected"`
 	Threads  int            `toml:"threads" comment:"workers fetching at once, 1 to 1000"`
 	PerHost  int            `toml:"per-host" comment:"requests at once to one host; 0 = as many as threads"`
 	Strategy crawl.Strategy `toml:"strategy" comment:"order of the crawl: bfs (breadth-first), dfs (depth-first) or mixed"`
@@ -41,9 +41,9 @@ type file struct {
 
 	ConnectTimeout duration   `toml:"connect-timeout" comment:"time allowed to connect, like \"10s\""`
 	Timeout        duration   `toml:"timeout" comment:"time allowed for a whole response, body included, like \"30s\""`
-	MaxRedirects   int        `toml:"max-redirects" comment:"redirects followed from one URL"`
+	MaxRedirects   int        `toml:"max-redirects" comment:"redirects in a row followed from one URL; each URL of a chain is stored with its own 3xx status"`
 	UserAgent      string     `toml:"user-agent" comment:"User-Agent header sent with every request"`
-	MaxSize        size       `toml:"max-size" comment:"largest body read, after decompression: a size like \"10MiB\" or \"500KB\", or bytes"`
+	MaxSize        size       `toml:"max-size" comment:"largest body read, after decompression: a size like \"10MiB\" or \"500KB\", or bytes; a longer page keeps its first bytes and is marked truncated"`
 	Proxy          string     `toml:"proxy" comment:"proxy URL like http://host:3128 or socks5://user@host:1080; \"\" = direct. Never a password: trawler asks or uses the keychain"`
 	Resources      bool       `toml:"resources" comment:"also fetch images, scripts and styles (status, type and size only)"`
 	ContentTypes   []string   `toml:"content-types" comment:"media types whose bodies are kept and parsed"`

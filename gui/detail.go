@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -40,6 +41,55 @@ func newDetailPane(ui *UI) *detailPane {
 	p.scroll.Hide()
 	p.content = container.NewStack(p.empty, p.scroll)
 	return p
+}
+
+// showSkipped shows a URL the crawl found and did not fetch: why, and
+// where it was found.
+func (p *detailPane) showSkipped(r db.PageRow) {
+	p.want, p.shown = r.ID, nil
+	p.body.RemoveAll()
+	t := heading("Skipped: " + r.SkipReason.Label())
+	t.Wrapping = fyne.TextWrapWord
+	cp := widget.NewButtonWithIcon("Copy URL", theme.ContentCopyIcon(), func() { p.ui.app.Clipboard().SetContent(r.URL) })
+	p.body.Add(t)
+	p.body.Add(wrapped(r.URL))
+	p.body.Add(container.NewHBox(cp))
+	p.section("Found, not fetched", fieldGrid([]browse.Field{
+		{Label: "Reason", Value: r.SkipReason.Label()},
+		{Label: "Depth", Value: strconv.Itoa(r.Depth)},
+		{Label: "Found on", Value: r.Parent},
+		{Label: "Found at", Value: p.ui.opts.TimeText(r.FetchedAt)},
+	}))
+	p.empty.Hide()
+	p.scroll.Show()
+	p.scroll.ScrollToTop()
+}
+
+// chainLines lists the redirect chain through the page, marking the page.
+func chainLines(det *browse.Detail) []string {
+	pg := det.Page
+	var out []string
+	if len(pg.Redirects) > 0 { // stored before redirects had rows of their own
+		for _, h := range pg.Redirects {
+			out = append(out, fmt.Sprintf("%d  %s", h.Status, h.URL))
+		}
+		return append(out, "→  "+pg.FinalURL)
+	}
+	if len(det.Chain) < 2 {
+		return nil
+	}
+	for _, h := range det.Chain {
+		status := strconv.Itoa(h.Status)
+		if h.Status == 0 {
+			status = "—"
+		}
+		line := status + "  " + h.URL
+		if h.URL == pg.URL {
+			line += "   ← this page"
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 func (p *detailPane) clear() {
@@ -84,14 +134,7 @@ func (p *detailPane) show(det *browse.Detail) {
 	p.body.Add(container.NewHBox(open, cp))
 	p.section("Before the download", fieldGrid(det.Before))
 	p.section("What the download told", fieldGrid(det.After))
-	var hops []string
-	for _, h := range pg.Redirects {
-		hops = append(hops, fmt.Sprintf("%d  %s", h.Status, h.URL))
-	}
-	if len(hops) > 0 {
-		hops = append(hops, "→  "+pg.FinalURL)
-	}
-	p.section("Redirect chain", lines(hops, "no redirects"))
+	p.section("Redirect chain", lines(chainLines(det), "no redirects"))
 	var outs []string
 	for _, l := range pg.Links {
 		outs = append(outs, linkText(l.URL, l.Text, string(l.Kind), l.NoFollow))

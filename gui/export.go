@@ -24,6 +24,7 @@ import (
 const (
 	exportView  = "The current view (filters, search and sort applied)"
 	exportWhole = "The whole crawl"
+	exportSkips = "The skipped URLs, with why (robots.txt, scope, depth, …)"
 )
 
 // exportDialog asks what to export, then where, then writes the CSV.
@@ -32,14 +33,14 @@ func (ui *UI) exportDialog() {
 		ui.showError(errors.New("export: no crawl is open; open one in Crawls first"))
 		return
 	}
-	scope := widget.NewRadioGroup([]string{exportView, exportWhole}, nil)
+	scope := widget.NewRadioGroup([]string{exportView, exportWhole, exportSkips}, nil)
 	scope.Required = true
 	scope.SetSelected(exportView)
 	dialog.ShowCustomConfirm("Export pages as CSV", "Choose file…", "Cancel", scope, func(ok bool) {
 		if !ok {
 			return
 		}
-		q := ui.exportQuery(scope.Selected == exportWhole)
+		q := ui.exportQuery(scope.Selected)
 		save := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
 			if err != nil {
 				ui.showError(fmt.Errorf("choose where to export: %w", err))
@@ -56,10 +57,14 @@ func (ui *UI) exportDialog() {
 	}, ui.win)
 }
 
-// exportQuery is the listing to export: what Results shows, or everything.
-func (ui *UI) exportQuery(whole bool) db.PageQuery {
-	if whole {
+// exportQuery is the listing to export for a choice of the dialog: what
+// Results shows, every page, or the skipped URLs.
+func (ui *UI) exportQuery(choice string) db.PageQuery {
+	switch choice {
+	case exportWhole:
 		return db.PageQuery{Crawl: ui.crawl}
+	case exportSkips:
+		return db.PageQuery{Crawl: ui.crawl, Skipped: true}
 	}
 	return ui.results.rows.Query()
 }

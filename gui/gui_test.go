@@ -275,13 +275,17 @@ func TestExportReadsBack(t *testing.T) {
 	rs.status.SetSelected("4xx client error")
 	h.until("500 pages", func() bool { return rs.count.Text == "500 pages" })
 	for _, whole := range []bool{false, true} {
+		choice := exportView
+		if whole {
+			choice = exportWhole
+		}
 		path := filepath.Join(t.TempDir(), "out.csv")
 		f, err := os.Create(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		finished, wrote := false, 0
-		h.ui.exportTo(f, h.ui.exportQuery(whole), func(n int, err error) {
+		h.ui.exportTo(f, h.ui.exportQuery(choice), func(n int, err error) {
 			if err != nil {
 				t.Error(err)
 			}
@@ -299,7 +303,7 @@ func TestExportReadsBack(t *testing.T) {
 		if !whole && recs[1][1] != "404" {
 			t.Errorf("current view exported status %s", recs[1][1])
 		}
-		dbRows, _ := d.PagesAt(context.Background(), h.ui.exportQuery(whole), 0, 3000)
+		dbRows, _ := d.PagesAt(context.Background(), h.ui.exportQuery(choice), 0, 3000)
 		for i, r := range dbRows {
 			if recs[i+1][0] != r.URL {
 				t.Fatalf("record %d is %s, want %s", i+1, recs[i+1][0], r.URL)

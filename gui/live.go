@@ -31,7 +31,7 @@ type liveScreen struct {
 	barText                    string
 	waiting, processing, errs  *widget.Label
 	done, rate, bytes, elapsed *widget.Label
-	left                       *widget.Label
+	left, skipped              *widget.Label
 	rateChart                  *chart.RateChart
 	depths                     *chart.DepthBars
 	level                      *widget.Select
@@ -51,7 +51,7 @@ func newLiveScreen(ui *UI) *liveScreen {
 	s.open = widget.NewButtonWithIcon("Show results", theme.ListIcon(), func() { ui.tabs.SelectIndex(tabResults) })
 	s.bar = widget.NewProgressBar()
 	s.bar.TextFormatter = func() string { return s.barText }
-	s.waiting, s.processing, s.errs, s.done = counter(), counter(), counter(), counter()
+	s.waiting, s.processing, s.errs, s.done, s.skipped = counter(), counter(), counter(), counter(), counter()
 	s.rate, s.bytes, s.elapsed, s.left = widget.NewLabel(""), widget.NewLabel(""), widget.NewLabel(""), widget.NewLabel("")
 	s.rateChart = chart.NewRateChart(live.HistoryLen)
 	s.depths = chart.NewDepthBars()
@@ -78,8 +78,9 @@ func newLiveScreen(ui *UI) *liveScreen {
 
 	controls := container.NewHBox(s.pause, s.resume, s.stop, s.open)
 	head := container.NewBorder(nil, nil, container.NewHBox(s.title, s.state), controls)
-	queues := container.NewGridWithColumns(4,
-		tile("Waiting", s.waiting), tile("Processing", s.processing), tile("Errors", s.errs), tile("Done", s.done))
+	queues := container.NewGridWithColumns(5,
+		tile("Waiting", s.waiting), tile("Processing", s.processing), tile("Errors", s.errs), tile("Done", s.done),
+		tile("Skipped", s.skipped))
 	speed := container.NewGridWithColumns(4,
 		tile("Speed", s.rate), tile("Read", s.bytes), tile("Elapsed", s.elapsed), tile("Time left", s.left))
 	charts := container.NewGridWithColumns(2,
@@ -143,6 +144,7 @@ func (s *liveScreen) apply(u live.Update) {
 	s.processing.SetText(st.Processing)
 	s.errs.SetText(st.Errors)
 	s.done.SetText(st.Done)
+	s.skipped.SetText(st.Skipped)
 	s.rate.SetText(st.Rate)
 	s.bytes.SetText(st.Bytes)
 	s.elapsed.SetText(st.Elapsed)

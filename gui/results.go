@@ -143,7 +143,7 @@ func (s *resultsScreen) query() {
 	s.searchErr.Hide()
 	s.count.SetText("counting…")
 	s.rows.SetQuery(s.filters().Query(s.ui.crawl, s.sort, s.desc))
-	s.columns = columnsFor(s.rows.Query().Search != "")
+	s.columns = columnsFor(s.rows.Query())
 	s.applyColumnWidths()
 	s.table.UnselectAll()
 	s.table.ScrollToTop()
@@ -162,10 +162,24 @@ func (s *resultsScreen) refresh() {
 	}
 }
 
+// countText is the size of a listing in words: pages, or skipped URLs.
+func countText(n int, skipped bool) string {
+	what := "pages"
+	switch {
+	case skipped && n == 1:
+		what = "skipped URL"
+	case skipped:
+		what = "skipped URLs"
+	case n == 1:
+		what = "page"
+	}
+	return humanize.Comma(int64(n)) + " " + what
+}
+
 func (s *resultsScreen) rowsChanged() {
 	if s.rows.Counted() {
 		n := s.rows.Len()
-		s.count.SetText(humanize.Comma(int64(n)) + " pages")
+		s.count.SetText(countText(n, s.rows.Query().Skipped))
 		if n == 0 {
 			s.noRows.Show()
 		} else {

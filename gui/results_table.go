@@ -27,18 +27,35 @@ var (
 	titleColumn   = column{"Title", db.SortTitle, 230, func(_ *UI, r db.PageRow) string { return titleCell(r) }}
 	depthColumn   = column{"Depth", db.SortDepth, 70, func(_ *UI, r db.PageRow) string { return strconv.Itoa(r.Depth) }}
 	typeColumn    = column{"Type", db.SortType, 100, func(_ *UI, r db.PageRow) string { return r.ContentType }}
-	sizeColumn    = column{"Size", db.SortSize, 84, func(_ *UI, r db.PageRow) string { return humanize.IBytes(uint64(max(0, r.Length))) }}
+	sizeColumn    = column{"Size", db.SortSize, 84, func(_ *UI, r db.PageRow) string { return sizeCell(r) }}
+	redirColumn   = column{"Redirect to", "", 200, func(_ *UI, r db.PageRow) string { return r.RedirectTo }}
+	reasonColumn  = column{"Reason", "", 200, func(_ *UI, r db.PageRow) string { return r.SkipReason.Label() }}
+	foundOnColumn = column{"Found on", "", 260, func(_ *UI, r db.PageRow) string { return r.Parent }}
+	foundColumn   = column{"Found at", "", 170, func(ui *UI, r db.PageRow) string { return ui.opts.TimeText(r.FetchedAt) }}
 	fetchedColumn = column{"Fetched at", db.SortFetched, 170, func(ui *UI, r db.PageRow) string { return ui.opts.TimeText(r.FetchedAt) }}
 	matchColumn   = column{"Match", "", 340, nil}
 )
 
-// columnsFor returns the table's columns; a search adds its snippets.
-func columnsFor(search bool) []column {
-	cols := []column{urlColumn, statusColumn, titleColumn, depthColumn, typeColumn, sizeColumn, fetchedColumn}
-	if search {
+// columnsFor returns the table's columns for a listing of q: a search
+// adds its snippets; skipped URLs show why and where they were found.
+func columnsFor(q db.PageQuery) []column {
+	if q.Skipped {
+		return []column{urlColumn, reasonColumn, depthColumn, foundOnColumn, foundColumn}
+	}
+	cols := []column{urlColumn, statusColumn, redirColumn, titleColumn, depthColumn, typeColumn, sizeColumn, fetchedColumn}
+	if q.Search != "" {
 		cols = append([]column{urlColumn, matchColumn}, cols[1:]...)
 	}
 	return cols
+}
+
+// sizeCell is the body size, marked when the body was cut at the size cap.
+func sizeCell(r db.PageRow) string {
+	s := humanize.IBytes(uint64(max(0, r.Length)))
+	if r.Truncated {
+		s += " (cut)"
+	}
+	return s
 }
 
 func statusCell(r db.PageRow) string {
@@ -56,7 +73,7 @@ func titleCell(r db.PageRow) string {
 }
 
 func (s *resultsScreen) newTable() *widget.Table {
-	s.columns = columnsFor(false)
+	s.columns = columnsFor(db.PageQuery{})
 	t := widget.NewTable(
 		func() (int, int) { return s.rows.Len(), len(s.columns) },
 		func() fyne.CanvasObject {
@@ -205,5 +222,9 @@ func (s *resultsScreen) selectRow(row int) {
 		return
 	}
 	s.selected = r.ID
+	if r.SkipReason != "" {
+		s.detail.showSkipped(r)
+		return
+	}
 	s.detail.load(s.ui.crawl, r.ID)
 }

@@ -30,6 +30,7 @@ type Detail struct {
 	Duplicates []db.PageRow // other pages with the same text
 	Near       []db.NearRow // the other pages of its near-duplicate group
 	NearSelf   db.NearRow   // the page's own row in its group: what it matched, how closely
+	Chain      []crawl.Hop  // the redirect chain through the page, first to last; one hop when none
 }
 
 // LoadDetail reads page id of a crawl with its inlinks and duplicates.
@@ -39,6 +40,9 @@ func LoadDetail(ctx context.Context, d *db.DB, crawlID, id int64) (*Detail, erro
 		return nil, fmt.Errorf("read page %d: %w", id, err)
 	}
 	det := &Detail{ID: id, Page: p, Before: beforeFields(p), After: afterFields(p)}
+	if det.Chain, err = d.RedirectChain(ctx, crawlID, p.URL); err != nil {
+		return nil, fmt.Errorf("read the redirect chain of %s: %w", p.URL, err)
+	}
 	if det.Inlinks, err = d.Inlinks(ctx, crawlID, p.URL, LinkLimit); err != nil {
 		return nil, fmt.Errorf("read links to %s: %w", p.URL, err)
 	}
@@ -82,12 +86,12 @@ func afterFields(p *crawl.Page) []Field {
 	return []Field{
 		{"Status", statusText(p.Status)},
 		{"Error", p.Err},
-		{"Final URL", p.FinalURL},
+		{"Redirects to", p.RedirectTo},
 		{"Content type", p.ContentType},
 		{"Charset", p.Charset},
 		{"Content encoding", p.ContentEncoding},
 		{"Content length", contentLength(p.ContentLength)},
-		{"Body size", humanize.IBytes(uint64(max(0, p.Length)))},
+		{"Body size", bodySize(p)},
 		{"Last modified", timeText(p.LastModified)},
 		{"Expires", timeText(p.Expires)},
 		{"ETag", p.ETag},
@@ -102,6 +106,15 @@ func afterFields(p *crawl.Page) []Field {
 		{"Download time", p.Duration.Round(time.Millisecond).String()},
 		{"Fetched as", fetchedAs(p.Resource)},
 	}
+}
+
+// bodySize is the size of the body read, saying when the size cap cut it.
+func bodySize(p *crawl.Page) string {
+	s := humanize.IBytes(uint64(max(0, p.Length)))
+	if p.Truncated {
+		s += " (truncated at the size cap: text and links are from this part)"
+	}
+	return s
 }
 
 func statusText(s int) string {

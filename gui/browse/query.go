@@ -18,21 +18,26 @@ type Filters struct {
 	NearDuplicates bool
 }
 
-// StatusChoices are the status-class filter's choices, "Any status" first.
-var StatusChoices = []string{"Any status", "2xx success", "3xx redirect", "4xx client error", "5xx server error", "No response"}
+// StatusChoices are the status-class filter's choices, "Any status" first
+// and "Skipped" (URLs found and not fetched) last.
+var StatusChoices = []string{"Any status", "2xx success", "Redirects (3xx)", "4xx client error", "5xx server error",
+	"No response", SkippedChoice}
+
+// SkippedChoice lists the skipped URLs, with their reasons, instead of pages.
+const SkippedChoice = "Skipped"
 
 func statusClass(choice string) int {
-	for i, c := range StatusChoices {
-		if c == choice {
-			switch i {
-			case 0:
-				return 0
-			case len(StatusChoices) - 1:
-				return -1
-			default:
-				return i + 1
-			}
-		}
+	switch choice {
+	case "2xx success":
+		return 2
+	case "Redirects (3xx)":
+		return 3
+	case "4xx client error":
+		return 4
+	case "5xx server error":
+		return 5
+	case "No response":
+		return -1
 	}
 	return 0
 }
@@ -49,6 +54,10 @@ func (f Filters) Query(crawl int64, sort db.SortKey, desc bool) db.PageQuery {
 		Desc:        desc,
 
 		NearDuplicates: f.NearDuplicates,
+		Skipped:        f.Status == SkippedChoice,
+	}
+	if q.Skipped {
+		q.Search = strings.TrimSpace(f.Search) // a part of the URL: skipped URLs have no text
 	}
 	if n, err := strconv.Atoi(strings.TrimSpace(f.Depth)); err == nil && n >= 0 {
 		q.Depth = &n

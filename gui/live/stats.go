@@ -13,6 +13,7 @@ import (
 type Stats struct {
 	State                             string // Running, Paused, Stopping, Finished, Stopped, Failed
 	Waiting, Processing, Errors, Done string
+	Skipped                           string // found and not fetched: robots.txt, scope, depth, …
 	Rate, Bytes, Elapsed, Left        string
 	Fraction                          float64 // for the progress bar, in [0,1]
 	Progress                          string  // "120 of 480 URLs (25%)"
@@ -26,6 +27,7 @@ func Present(p crawl.Progress) Stats {
 		Processing: humanize.Comma(p.Processing),
 		Errors:     humanize.Comma(p.Errors),
 		Done:       humanize.Comma(p.Done),
+		Skipped:    humanize.Comma(p.Skipped),
 		Rate:       rateText(p),
 		Bytes:      humanize.IBytes(uint64(max(0, p.Bytes))),
 		Elapsed:    Clock(p.Elapsed),

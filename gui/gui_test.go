@@ -175,7 +175,7 @@ func TestSearchFiltersAndDetail(t *testing.T) {
 	}
 	test.Type(rs.search, "fox")
 	h.until("43 matches", func() bool { return rs.count.Text == "43 pages" })
-	if len(rs.columns) != 8 || rs.columns[1].title != "Match" {
+	if len(rs.columns) != 9 || rs.columns[1].title != "Match" {
 		t.Fatalf("columns %v", rs.columns)
 	}
 	var row db.PageRow
@@ -229,7 +229,7 @@ func TestSearchFiltersAndDetail(t *testing.T) {
 		t.Errorf("largest docs page first: got %s", row.URL)
 	}
 	var header widget.Button
-	rs.updateHeader(widget.TableCellID{Row: -1, Col: 5}, &header)
+	rs.updateHeader(widget.TableCellID{Row: -1, Col: 6}, &header)
 	if header.Text != "Size" || header.Icon == nil {
 		t.Errorf("the Size header shows %q without the sort arrow", header.Text)
 	}
@@ -372,5 +372,32 @@ func TestQuitWhenDone(t *testing.T) {
 	h.until("the window to close", func() bool { return h.closed })
 	if h.ui.session != nil || h.ui.d != nil {
 		t.Error("closed with a session or the database open")
+	}
+}
+
+// TestSkippedFilterListsReasons lists the skipped URLs of a crawl with
+// their reasons, and shows why in the detail pane.
+func TestSkippedFilterListsReasons(t *testing.T) {
+	d := fixture.OpenDB(t)
+	id := fixture.Crawl(t, d, "example", 600)
+	h := newHarness(t, d)
+	h.ui.openCrawl(id, "example")
+	rs := h.ui.results
+	h.until("600 pages", func() bool { return rs.count.Text == "600 pages" })
+	rs.status.SetSelected("Redirects (3xx)")
+	h.until("120 redirects", func() bool { return rs.count.Text == "120 pages" })
+	rs.status.SetSelected("Skipped")
+	h.until("12 skipped", func() bool { return rs.count.Text == "12 skipped URLs" })
+	if rs.columns[1].title != "Reason" {
+		t.Fatalf("columns of the skipped listing: %v", rs.columns)
+	}
+	var row db.PageRow
+	h.until("row 0", func() bool { var ok bool; row, ok = rs.rows.Row(0); return ok })
+	if want := fixture.Skips(600)[0]; row.URL != want.URL || row.SkipReason != want.Reason {
+		t.Errorf("row 0 is %s skipped for %q, want %s for %q", row.URL, row.SkipReason, want.URL, want.Reason)
+	}
+	rs.selectRow(0)
+	if !paneSays(rs.detail.body, "Skipped: "+row.SkipReason.Label()) {
+		t.Error("the detail pane does not say why the URL was skipped")
 	}
 }

@@ -168,20 +168,20 @@ func TestPresentAndETA(t *testing.T) {
 		want Stats
 	}{
 		{"running", crawl.Progress{State: crawl.StateRunning, Done: 1200, Errors: 30, Waiting: 3600, Processing: 10,
-			PagesPerSec: 41, Bytes: 3 << 20, Elapsed: 95 * time.Second},
-			Stats{State: "Running", Done: "1,200", Errors: "30", Waiting: "3,600", Processing: "10", Rate: "41.0 pages/s",
+			Skipped: 1234, PagesPerSec: 41, Bytes: 3 << 20, Elapsed: 95 * time.Second},
+			Stats{State: "Running", Done: "1,200", Errors: "30", Waiting: "3,600", Processing: "10", Skipped: "1,234", Rate: "41.0 pages/s",
 				Bytes: "3.0 MiB", Elapsed: "1:35", Left: "about 1:28", Progress: "1,230 of 4,840 URLs (25%)"}},
 		{"capped", crawl.Progress{State: crawl.StateRunning, Done: 50, Waiting: 900, MaxPages: 100, PagesPerSec: 10},
-			Stats{State: "Running", Done: "50", Errors: "0", Waiting: "900", Processing: "0", Rate: "10.0 pages/s",
+			Stats{Skipped: "0", State: "Running", Done: "50", Errors: "0", Waiting: "900", Processing: "0", Rate: "10.0 pages/s",
 				Bytes: "0 B", Elapsed: "0:00", Left: "about 0:05", Progress: "50 of 100 URLs (50%)"}},
 		{"no rate yet", crawl.Progress{State: crawl.StateRunning, Waiting: 1},
-			Stats{State: "Running", Done: "0", Errors: "0", Waiting: "1", Processing: "0", Rate: "0.0 pages/s",
+			Stats{Skipped: "0", State: "Running", Done: "0", Errors: "0", Waiting: "1", Processing: "0", Rate: "0.0 pages/s",
 				Bytes: "0 B", Elapsed: "0:00", Left: "estimating…", Progress: "0 of 1 URLs (0%)"}},
 		{"stopped", crawl.Progress{State: crawl.StateStopped, Done: 90, Errors: 10, Waiting: 5, Elapsed: 20 * time.Second},
-			Stats{State: "Stopped", Done: "90", Errors: "10", Waiting: "5", Processing: "0", Rate: "5.0 pages/s average",
+			Stats{Skipped: "0", State: "Stopped", Done: "90", Errors: "10", Waiting: "5", Processing: "0", Rate: "5.0 pages/s average",
 				Bytes: "0 B", Elapsed: "0:20", Left: "—", Progress: "100 of 105 URLs (95%)"}},
 		{"done", crawl.Progress{State: crawl.StateDone, Done: 7, Elapsed: 2 * time.Hour},
-			Stats{State: "Finished", Done: "7", Errors: "0", Waiting: "0", Processing: "0", Rate: "0.0 pages/s average",
+			Stats{Skipped: "0", State: "Finished", Done: "7", Errors: "0", Waiting: "0", Processing: "0", Rate: "0.0 pages/s average",
 				Bytes: "0 B", Elapsed: "2:00:00", Left: "—", Progress: "7 of 7 URLs (100%)"}},
 	}
 	for _, tt := range tests {

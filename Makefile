@@ -2,7 +2,7 @@
 GO ?= go
 BIN := build/trawler
 
-.PHONY: run test build deps fmt-check vet gui-smoke bench clean
+.PHONY: run test build deps deps-test fmt-check vet gui-smoke bench clean
 
 run: deps
 	$(GO) run .
@@ -14,7 +14,12 @@ build: deps
 deps:
 	@bash .ci/install-deps build
 
-test: fmt-check vet
+# The build's packages plus the tests': Xvfb and xdotool for the window's
+# smoke test, dbus and gnome-keyring for the keychain tests.
+deps-test:
+	@bash .ci/install-deps ci
+
+test: deps-test fmt-check vet
 	$(GO) test -race ./...
 	bash .ci/gui-smoke
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/trawler/trawler/cli"
 	"github.com/trawler/trawler/gui"
+	_ "github.com/trawler/trawler/gui/fynelocale" // before Fyne reads the locale: see its doc
 )
 
 func main() {

@@ -121,9 +121,19 @@ func TestCrawlExportSearchStats(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, srv.URL+"/p/17") {
 		t.Errorf("search: exit %d\n%s", code, out)
 	}
-	code, _, errs = run(t, "", "search", "--db", dbPath, `"unbalanced`)
-	if code != ExitUsage {
-		t.Errorf("bad FTS query: exit %d, %s", code, errs)
+	for _, typed := range []string{`"unbalanced`, srv.URL + "/p/17", `page*17`, `(page`, `p:17`, `page-17 -x`} {
+		code, _, errs = run(t, "", "search", "--db", dbPath, typed)
+		if code != ExitOK {
+			t.Errorf("search %q: exit %d, %s; any typed text must search", typed, code, errs)
+		}
+	}
+	code, out, _ = run(t, "", "search", "--db", dbPath, srv.URL+"/p/17")
+	if !strings.HasPrefix(out, srv.URL+"/p/17 ") {
+		t.Errorf("a pasted URL: %s", out)
+	}
+	code, _, errs = run(t, "", "search", "--db", dbPath, `fts: "unbalanced`)
+	if code != ExitUsage || strings.Contains(errs, "SQL logic error") || !strings.Contains(errs, "fts:") {
+		t.Errorf("bad FTS query: exit %d, %s; want usage and a plain message", code, errs)
 	}
 	code, out, _ = run(t, "", "export", "--db", dbPath)
 	if code != ExitOK {

@@ -32,18 +32,12 @@ func pickCrawl(d *db.DB, id int64) (int64, error) {
 		}
 		return id, nil
 	}
-	list, err := d.Crawls(context.Background())
-	if err != nil {
-		return 0, &storageError{err}
-	}
-	if len(list) == 0 {
+	latest, err := d.LatestCrawl(context.Background())
+	switch {
+	case errors.Is(err, db.ErrNotFound):
 		return 0, usagef("%s holds no crawl yet; start one with `trawler crawl URL`", d.Path())
-	}
-	latest := list[0]
-	for _, c := range list {
-		if c.ID > latest.ID {
-			latest = c
-		}
+	case err != nil:
+		return 0, &storageError{err}
 	}
 	return latest.ID, nil
 }
@@ -59,7 +53,7 @@ leading apostrophe. --query keeps the pages matching a full-text query.
 url,reason,reason_text,depth,found_on,found_at.`)
 	dbPath := dbFlag(fs)
 	id := fs.Int64("crawl", 0, "crawl ID (default: the most recent)")
-	query := fs.String("query", "", "full-text query (FTS5 syntax) the pages must match")
+	query := fs.String("query", "", "search the pages must match (as trawler search takes it)")
 	skipped := fs.Bool("skipped", false, "export the skipped URLs and their reasons instead of the pages")
 	format := fs.String("format", "csv", "output format: csv")
 	out := fs.String("out", "-", "output file, - for standard output")
@@ -123,8 +117,14 @@ func queryOrStorage(err error, query string) error {
 func runSearch(args []string, s IO) int {
 	fs := newFlagSet("search", s, `Usage: trawler search [--db F] [--crawl ID] [--limit N] [--json] QUERY
 
-Finds pages whose title, text or URL match QUERY (FTS5 syntax: words, "a
-phrase", prefix*, AND/OR/NOT) and prints them best match first, with a snippet.`)
+Finds pages whose title, text or URL match QUERY and prints them best match
+first (a match in the title counts most), with a snippet. QUERY is plain
+text: every word must match (a lone word also as a prefix), "a phrase" or a
+word with punctuation inside (a URL, select.select) as a phrase, and Chinese
+or Japanese words as written. Start QUERY with fts: to use SQLite's FTS5
+syntax instead: AND, OR, NOT, NEAR(...), prefix*, title:word. Matches are
+shown in bold on a terminal; --json gives the snippet with the matched
+words between U+E000 and U+E001.`)
 	dbPath := dbFlag(fs)
 	id := fs.Int64("crawl", 0, "crawl ID (default: the most recent)")
 	limit := fs.Int("limit", 20, "most results")
@@ -159,10 +159,21 @@ phrase", prefix*, AND/OR/NOT) and prints them best match first, with a snippet.`
 		fmt.Fprintln(s.Out, "no page matches")
 		return ExitOK
 	}
+	bold := isTerminal(s.Out)
 	for _, r := range rows {
-		fmt.Fprintf(s.Out, "%s  %d  %s\n    %s\n", r.URL, r.Status, r.Title, oneLine(r.Snippet))
+		fmt.Fprintf(s.Out, "%s  %d  %s\n    %s\n", r.URL, r.Status, r.Title, showSnippet(oneLine(r.Snippet), bold))
 	}
 	return ExitOK
+}
+
+// showSnippet marks a snippet's matches in bold for a terminal, and drops
+// the marks for a pipe or a file.
+func showSnippet(s string, bold bool) string {
+	start, end := "", ""
+	if bold {
+		start, end = "\x1b[1m", "\x1b[0m"
+	}
+	return strings.NewReplacer(string(db.MatchStart), start, string(db.MatchEnd), end).Replace(s)
 }
 
 func runStats(args []string, s IO) int {

@@ -19,8 +19,13 @@ type statusLine struct {
 }
 
 func newStatusLine(w io.Writer, quiet bool) *statusLine {
+	return &statusLine{w: w, enabled: !quiet && isTerminal(w)}
+}
+
+// isTerminal reports whether w is a terminal (not a pipe or a file).
+func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	return &statusLine{w: w, enabled: !quiet && ok && isatty.IsTerminal(f.Fd())}
+	return ok && isatty.IsTerminal(f.Fd())
 }
 
 // follow redraws the line four times a second until the returned function

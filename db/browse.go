@@ -2,8 +2,6 @@ package db
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -25,6 +23,10 @@ const (
 	SortType    SortKey = "type"
 	SortSize    SortKey = "size"
 	SortFetched SortKey = "fetched_at"
+
+	// SortRelevance orders the matches of a search best first (FTS5's
+	// bm25, a match in the title weighing most); it needs Search.
+	SortRelevance SortKey = "relevance"
 )
 
 // sortColumns gives each sort key its column and the index that walks the
@@ -53,7 +55,7 @@ type PageQuery struct {
 	ContentType string // exact media type, e.g. "text/html"
 	Host        string // exact host:port as stored
 	Depth       *int   // nil for any depth
-	Search      string // FTS5 query over title, body text and URL; rows then carry a Snippet
+	Search      string // what the user typed (see ftsQuery; AdvancedPrefix for FTS5 syntax); rows then carry a Snippet
 	// NearDuplicates keeps the pages in a near-duplicate group of two or
 	// more (see crawl/neardup): pages that match an earlier page and the
 	// pages they match.
@@ -92,7 +94,8 @@ type PageRow struct {
 	ContentFP   uint64
 	DuplicateOf string
 	Err         string
-	Snippet     string // with search matches inside [ and ]; empty without Search
+	Snippet     string  // the best fragment for Search, matches between MatchStart and MatchEnd; empty without Search
+	Rank        float64 // FTS5 rank of a search match (lower is better); 0 without Search
 
 	NearGroup      uint64       // near-duplicate group (URL fingerprint of its first page); 0 for none
 	NearSimilarity float64      // estimated similarity to the best earlier match; 0 when it has none
@@ -122,6 +125,8 @@ func (r *PageRow) Cursor(s SortKey) *Cursor {
 		c.Key = r.Length
 	case SortFetched:
 		c.Key = r.FetchedAt.UnixNano()
+	case SortRelevance:
+		c.Key = r.Rank
 	}
 	return c
 }
@@ -152,10 +157,14 @@ func (q *PageQuery) filter(index string) (from, where string, args []any, err er
 		from += " INDEXED BY " + index
 	}
 	if q.Search != "" {
+		match, err := ftsQuery(q.Search)
+		if err != nil {
+			return "", "", nil, err
+		}
 		// CROSS JOIN keeps the full-text index as the outer loop.
 		from = "pages_fts CROSS JOIN pages p ON p.id = pages_fts.rowid"
 		conds = append([]string{"pages_fts MATCH ?"}, conds...)
-		args = append([]any{q.Search}, args...)
+		args = append([]any{match}, args...)
 	}
 	switch c := q.StatusClass; {
 	case c == -1:
@@ -190,6 +199,9 @@ func (q *PageQuery) filter(index string) (from, where string, args []any, err er
 // After. With noIndex, the sort column is written +p.col, which SQLite
 // cannot serve from an index, so the filters' indexes drive the query.
 func (q *PageQuery) order(noIndex bool) (orderBy, after string, args []any, err error) {
+	if q.Sort == SortRelevance {
+		return q.relevanceOrder()
+	}
 	sc, ok := sortColumns[q.Sort]
 	if !ok {
 		return "", "", nil, fmt.Errorf("sort by %q: unknown column", q.Sort)
@@ -264,6 +276,12 @@ func (d *DB) PagesAt(ctx context.Context, q PageQuery, offset, limit int) ([]Pag
 func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, error) {
 	if q.Skipped {
 		return d.skipped(ctx, q, offset)
+	}
+	if q.Sort == SortRelevance && q.Search != "" {
+		return d.relevant(ctx, q, offset)
+	}
+	if q.Sort == SortRelevance {
+		q.Sort = SortStored
 	}
 	few, err := d.fewMatches(ctx, &q)
 	if err != nil {
@@ -350,36 +368,6 @@ SELECT id FROM (SELECT p.id AS id FROM %[1]s WHERE %[3]s %[4]s ? AND %[2]s ORDER
 	all := append(append([]any{}, args...), q.After.Key, q.After.ID, n, q.After.Key)
 	all = append(append(all, args...), n)
 	return query, all, nil
-}
-
-// snippets fills in the Snippet of each row: the best fragment of its
-// title, text or URL for the query, with the matches in [brackets].
-func (d *DB) snippets(ctx context.Context, search string, list []PageRow) error {
-	ids := make([]int64, len(list))
-	at := make(map[int64]int, len(list))
-	for i, r := range list {
-		ids[i] = r.ID
-		at[r.ID] = i
-	}
-	idJSON, _ := json.Marshal(ids)
-	rows, err := d.r.QueryContext(ctx, `
-SELECT rowid, snippet(pages_fts, -1, '[', ']', '…', 16) FROM pages_fts
-WHERE pages_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`, search, string(idJSON))
-	if err != nil {
-		return wrap(badQuery(err, search), "search snippets")
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var snip sql.NullString
-		if err := rows.Scan(&id, &snip); err != nil {
-			return wrap(err, "search snippets")
-		}
-		if i, ok := at[id]; ok {
-			list[i].Snippet = snip.String
-		}
-	}
-	return wrap(badQuery(rows.Err(), search), "search snippets")
 }
 
 // CountPages returns how many pages match q's filters (After and Limit

@@ -216,24 +216,41 @@ func TestSearchSnippetsAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 1 || !strings.Contains(rows[0].Snippet, "[word12]") {
+	marked := string(MatchStart) + "word12" + string(MatchEnd)
+	if len(rows) != 1 || !strings.Contains(rows[0].Snippet, marked) {
 		t.Fatalf("Pages with search word12 = %+v; want one row with a marked snippet", rows)
 	}
-	found, err := d.Search(ctx, s.ID(), "word12 OR word13", 10)
+	found, err := d.Search(ctx, s.ID(), "fts: word12 OR word13", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(found) != 2 || !strings.Contains(found[0].Snippet, "[word1") {
+	if len(found) != 2 || !strings.Contains(found[0].Snippet, string(MatchStart)+"word1") {
 		t.Errorf("Search = %+v", found)
 	}
 	if none, err := d.Search(ctx, s.ID()+1, "word12", 10); err != nil || len(none) != 0 {
 		t.Errorf("Search of another crawl = %v, %v; want nothing", none, err)
 	}
-
-	for _, bad := range []string{`"unbalanced`, `AND`, `word12 OR`, `nocolumn:word`, `(`} {
+	// Plain text never fails: punctuation, quotes, operators and URLs are
+	// words and phrases.
+	for _, typed := range []string{`"unbalanced`, `AND`, `word12 OR`, `nocolumn:word`, `(word12`, `word12*`,
+		`-word12`, `http://127.0.0.1:8080/p0024?x=1`, `f([a], [b])`, `NEAR(a b)`} {
+		if _, err := d.Search(ctx, s.ID(), typed, 10); err != nil {
+			t.Errorf("Search(%q) = %v; plain text must search", typed, err)
+		}
+		if _, err := d.CountPages(ctx, PageQuery{Crawl: s.ID(), Search: typed}); err != nil {
+			t.Errorf("CountPages with search %q = %v", typed, err)
+		}
+	}
+	if got, _ := d.Search(ctx, s.ID(), "http://127.0.0.1:8080/p0024", 10); len(got) != 1 {
+		t.Errorf("a pasted URL found %d pages, want 1", len(got))
+	}
+	for _, bad := range []string{`fts: "unbalanced`, `fts: AND`, `fts: word12 OR`, `fts: nocolumn:word`, `fts: (`, `((`} {
 		_, err := d.Search(ctx, s.ID(), bad, 10)
 		if !errors.Is(err, ErrBadQuery) || IsStorageError(err) {
 			t.Errorf("Search(%q) = %v; want ErrBadQuery, not a storage error", bad, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "SQL logic error") {
+			t.Errorf("Search(%q) = %v; want no raw SQL error", bad, err)
 		}
 		_, err = d.Pages(ctx, PageQuery{Crawl: s.ID(), Search: bad})
 		if !errors.Is(err, ErrBadQuery) {

@@ -148,30 +148,6 @@ func collectRows(rows *sql.Rows, what string) ([]PageRow, error) {
 	return list, wrap(rows.Err(), "%s", what)
 }
 
-// Search returns up to limit pages of the crawl matching an FTS5 query
-// (words, "phrases", AND/OR/NOT, prefix*, title:word), best match first,
-// each with a snippet. A query SQLite cannot parse gives ErrBadQuery.
-func (d *DB) Search(ctx context.Context, crawlID int64, query string, limit int) ([]PageRow, error) {
-	rows, err := d.r.QueryContext(ctx, `SELECT `+rowColumns+`, snippet(pages_fts, -1, '[', ']', '…', 16)
-FROM pages_fts CROSS JOIN pages p ON p.id = pages_fts.rowid
-WHERE pages_fts MATCH ? AND p.crawl_id = ? ORDER BY rank LIMIT ?`, query, crawlID, limitOr(limit))
-	if err != nil {
-		return nil, wrap(badQuery(err, query), "search")
-	}
-	defer rows.Close()
-	var list []PageRow
-	for rows.Next() {
-		var snip sql.NullString
-		r, err := scanRow(rows, &snip)
-		if err != nil {
-			return nil, wrap(err, "search")
-		}
-		r.Snippet = snip.String
-		list = append(list, r)
-	}
-	return list, wrap(badQuery(rows.Err(), query), "search")
-}
-
 // Facet is one value of a filter drop-down with how many pages have it.
 type Facet struct {
 	Value string

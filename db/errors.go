@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -76,7 +77,20 @@ func classifyOpen(err error) error {
 // there comes from the query text (fts5: syntax error near …).
 func badQuery(err error, query string) error {
 	if err != nil && sqliteCode(err) == sqlite3.SQLITE_ERROR {
-		return fmt.Errorf("%w %q: %w", ErrBadQuery, query, err)
+		return fmt.Errorf("%w %q: %s (type plain words and \"phrases\", or see %s in the help)",
+			ErrBadQuery, query, ftsReason(err), AdvancedPrefix)
 	}
 	return err
+}
+
+// ftsReason is what FTS5 said about a query, without SQLite's framing.
+func ftsReason(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "fts5: "); i >= 0 {
+		return msg[i+len("fts5: "):]
+	}
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		return msg[i+2:]
+	}
+	return msg
 }

@@ -35,11 +35,11 @@ INSERT INTO links (page_id, seq, crawl_id, to_url, to_fp, kind, text, nofollow) 
 	// indexPages adds pages to the full-text index, all of a batch at once.
 	indexPages = `
 INSERT INTO pages_fts (rowid, title, text, url)
-SELECT id, title, text, url FROM pages WHERE id IN (SELECT value FROM json_each(?))`
+SELECT id, title, text, url FROM pages_fulltext WHERE id IN (SELECT value FROM json_each(?))`
 	// unindexPages removes pages from the full-text index; they must be in it.
 	unindexPages = `
 INSERT INTO pages_fts (pages_fts, rowid, title, text, url)
-SELECT 'delete', id, title, text, url FROM pages WHERE `
+SELECT 'delete', id, title, text, url FROM pages_fulltext WHERE `
 )
 
 // pageWriter stores the pages of one batch within its transaction.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -44,6 +46,8 @@ type resultsScreen struct {
 	setting                  bool  // filters are being reset: no queries
 	facetsFor                int64 // crawl whose filter values are loaded or loading
 	refreshes                int
+	typing                   *time.Timer // waits for typing in the search box to pause
+	queries                  int         // listings asked for, for tests
 }
 
 const (
@@ -56,8 +60,9 @@ func newResultsScreen(ui *UI) *resultsScreen {
 	s := &resultsScreen{ui: ui}
 	s.rows = browse.NewRows(nil, ui.do, s.rowsChanged, s.rowsFailed)
 	s.search = widget.NewEntry()
-	s.search.PlaceHolder = "Search titles, text and URLs (Ctrl+F)"
-	s.search.OnChanged = func(string) { s.query() }
+	s.search.PlaceHolder = `Words or "a phrase" (Ctrl+F)`
+	s.search.OnChanged = func(string) { s.searchSoon() }
+	s.search.OnSubmitted = func(string) { s.searchNow() }
 	s.searchErr = widget.NewLabel("")
 	s.searchErr.Importance = widget.DangerImportance
 	s.searchErr.Hide()
@@ -135,12 +140,37 @@ func (s *resultsScreen) filters() browse.Filters {
 	return f
 }
 
+// searchDelay is how long the search box waits after a keystroke before it
+// searches: typing a word runs one query, not one per letter.
+const searchDelay = 250 * time.Millisecond
+
+// searchSoon searches for the box's text once typing pauses.
+func (s *resultsScreen) searchSoon() {
+	if s.typing != nil {
+		s.typing.Stop()
+	}
+	s.typing = time.AfterFunc(searchDelay, func() { s.ui.do(s.searchNow) })
+}
+
+// searchNow searches for the box's text at once, unless it already did.
+func (s *resultsScreen) searchNow() {
+	if s.typing != nil {
+		s.typing.Stop()
+		s.typing = nil
+	}
+	if s.rows != nil && s.rows.Query().Search == strings.TrimSpace(s.search.Text) {
+		return
+	}
+	s.query()
+}
+
 // query shows the listing the filters, search and sort describe.
 func (s *resultsScreen) query() {
 	if s.setting || s.ui.d == nil || s.ui.crawl == 0 {
 		return
 	}
 	s.searchErr.Hide()
+	s.queries++
 	s.count.SetText("counting…")
 	s.rows.SetQuery(s.filters().Query(s.ui.crawl, s.sort, s.desc))
 	s.columns = columnsFor(s.rows.Query())
@@ -202,9 +232,21 @@ func (s *resultsScreen) refreshTable() {
 	}
 }
 
+// searchProblem says why a search cannot run, without SQLite's words.
+func searchProblem(err error) string {
+	if errors.Is(err, db.ErrNoWords) {
+		return "Type a word to search for."
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, db.ErrBadQuery.Error()); i >= 0 {
+		msg = msg[i:]
+	}
+	return "The search cannot be read: " + msg
+}
+
 func (s *resultsScreen) rowsFailed(err error) {
 	if errors.Is(err, db.ErrBadQuery) {
-		s.searchErr.SetText("The search cannot be read: " + err.Error())
+		s.searchErr.SetText(searchProblem(err))
 		s.searchErr.Show()
 		s.count.SetText("")
 		return

@@ -33,7 +33,7 @@ var (
 	foundOnColumn = column{"Found on", "", 260, func(_ *UI, r db.PageRow) string { return r.Parent }}
 	foundColumn   = column{"Found at", "", 170, func(ui *UI, r db.PageRow) string { return ui.opts.TimeText(r.FetchedAt) }}
 	fetchedColumn = column{"Fetched at", db.SortFetched, 170, func(ui *UI, r db.PageRow) string { return ui.opts.TimeText(r.FetchedAt) }}
-	matchColumn   = column{"Match", "", 340, nil}
+	matchColumn   = column{"Match", db.SortRelevance, 340, nil}
 )
 
 // columnsFor returns the table's columns for a listing of q: a search
@@ -192,7 +192,7 @@ func (s *resultsScreen) updateHeader(id widget.TableCellID, o fyne.CanvasObject)
 	c := s.columns[id.Col]
 	text := c.title
 	b.SetIcon(nil)
-	if c.sort != "" && c.sort == s.sort {
+	if c.sort != "" && c.sort == s.sortShown() {
 		if s.desc {
 			b.SetIcon(theme.MenuDropDownIcon())
 		} else {
@@ -203,12 +203,21 @@ func (s *resultsScreen) updateHeader(id widget.TableCellID, o fyne.CanvasObject)
 	b.OnTapped = func() { s.sortBy(c.sort) }
 }
 
+// sortShown is the order the listing is in: a search with no sort chosen
+// is sorted by relevance.
+func (s *resultsScreen) sortShown() db.SortKey {
+	if s.rows == nil {
+		return s.sort
+	}
+	return s.rows.Query().Sort
+}
+
 // sortBy sorts by key, or turns the order round when it already does.
 func (s *resultsScreen) sortBy(key db.SortKey) {
 	if key == "" {
 		return
 	}
-	if s.sort == key {
+	if s.sortShown() == key {
 		s.desc = !s.desc
 	} else {
 		s.sort, s.desc = key, false

@@ -48,7 +48,8 @@ func TestRowsMatchTheDatabaseInEveryOrder(t *testing.T) {
 		{Crawl: id, Sort: db.SortSize, Desc: true},
 		{Crawl: id, Sort: db.SortStatus, StatusClass: 4},
 		{Crawl: id, Depth: &two, Host: "docs.example.test:80"},
-		{Crawl: id, Search: SearchQuery("fox")},
+		{Crawl: id, Search: "fox"},
+		{Crawl: id, Search: "fox", Sort: db.SortRelevance},
 	}
 	for _, q := range queries {
 		t.Run(fmt.Sprintf("%+v", q), func(t *testing.T) {
@@ -124,41 +125,27 @@ func TestRowsReportBadSearch(t *testing.T) {
 	id := fixture.Crawl(t, d, "site", 10)
 	loop := fixture.NewLoop()
 	r, errs := newRows(t, d, loop)
-	r.SetQuery(db.PageQuery{Crawl: id, Search: `"unclosed`})
+	r.SetQuery(db.PageQuery{Crawl: id, Search: `fts: "unclosed`})
 	loop.Until(t, "an error", func() bool { return len(*errs) > 0 })
 	if !strings.Contains((*errs)[0].Error(), "search") {
 		t.Errorf("error %v", (*errs)[0])
 	}
 }
 
-func TestSearchQuery(t *testing.T) {
-	tests := map[string]string{
-		"":               "",
-		"  fox ":         `"fox"*`,
-		"quick fox":      `"quick"* "fox"*`,
-		"foo-bar":        `"foo-bar"*`,
-		`"exact phrase"`: `"exact phrase"`,
-		"fox OR dog":     "fox OR dog",
-		"title:page":     "title:page",
-		"craw*":          "craw*",
-		"(fox AND dog)":  "(fox AND dog)",
-		"don't stop":     `"don't"* "stop"*`,
-	}
-	for in, want := range tests {
-		if got := SearchQuery(in); got != want {
-			t.Errorf("SearchQuery(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestSpans(t *testing.T) {
-	got := Spans("…the [quick] brown [fox] jumps")
+	m := func(s string) string { return string(db.MatchStart) + s + string(db.MatchEnd) }
+	got := Spans("…the " + m("quick") + " brown " + m("fox") + " jumps")
 	want := []Span{{"…the ", false}, {"quick", true}, {" brown ", false}, {"fox", true}, {" jumps", false}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Spans = %+v", got)
 	}
-	if got := Spans("no match [here"); len(got) != 1 || got[0].Match {
-		t.Errorf("unclosed bracket: %+v", got)
+	got = Spans("call f([a], [b]) on " + m("sock"))
+	want = []Span{{"call f([a], [b]) on ", false}, {"sock", true}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the page's brackets: Spans = %+v", got)
+	}
+	if got := Spans("no match " + string(db.MatchStart) + "here"); len(got) != 1 || got[0].Match {
+		t.Errorf("unclosed mark: %+v", got)
 	}
 }
 
@@ -166,11 +153,14 @@ func TestFiltersQuery(t *testing.T) {
 	f := Filters{Status: "4xx client error", Type: "text/html", Host: "a:80", Depth: " 2 ", Search: "fox"}
 	q := f.Query(7, db.SortTitle, true)
 	if q.Crawl != 7 || q.StatusClass != 4 || q.ContentType != "text/html" || q.Host != "a:80" ||
-		q.Depth == nil || *q.Depth != 2 || q.Search != `"fox"*` || q.Sort != db.SortTitle || !q.Desc {
+		q.Depth == nil || *q.Depth != 2 || q.Search != "fox" || q.Sort != db.SortTitle || !q.Desc {
 		t.Errorf("query %+v", q)
 	}
 	if q := (Filters{Status: "No response", Depth: "any"}).Query(1, "", false); q.StatusClass != -1 || q.Depth != nil {
 		t.Errorf("query %+v", q)
+	}
+	if q := (Filters{Search: " fox "}).Query(1, db.SortStored, false); q.Sort != db.SortRelevance || q.Search != "fox" {
+		t.Errorf("a search with no sort chosen: %+v; want relevance", q)
 	}
 }
 

@@ -49,45 +49,20 @@ func (f Filters) Query(crawl int64, sort db.SortKey, desc bool) db.PageQuery {
 		StatusClass: statusClass(f.Status),
 		ContentType: f.Type,
 		Host:        f.Host,
-		Search:      SearchQuery(f.Search),
+		Search:      strings.TrimSpace(f.Search),
 		Sort:        sort,
 		Desc:        desc,
 
 		NearDuplicates: f.NearDuplicates,
 		Skipped:        f.Status == SkippedChoice,
 	}
-	if q.Skipped {
-		q.Search = strings.TrimSpace(f.Search) // a part of the URL: skipped URLs have no text
+	if q.Search != "" && !q.Skipped && q.Sort == db.SortStored {
+		q.Sort = db.SortRelevance // a search lists the best matches first unless another sort is chosen
 	}
 	if n, err := strconv.Atoi(strings.TrimSpace(f.Depth)); err == nil && n >= 0 {
 		q.Depth = &n
 	}
 	return q
-}
-
-// SearchQuery turns what the user typed into a full-text query. Plain
-// words match as prefixes, all of them required ("craw fing" finds
-// "crawler fingerprint"); text using the query language itself (quotes,
-// AND, OR, NOT, NEAR, column:, *, parentheses) is passed through as typed.
-func SearchQuery(typed string) string {
-	typed = strings.TrimSpace(typed)
-	if typed == "" {
-		return ""
-	}
-	if strings.ContainsAny(typed, `"*:()^`) {
-		return typed
-	}
-	words := strings.Fields(typed)
-	for _, w := range words {
-		switch w {
-		case "AND", "OR", "NOT", "NEAR":
-			return typed
-		}
-	}
-	for i, w := range words {
-		words[i] = `"` + w + `"*`
-	}
-	return strings.Join(words, " ")
 }
 
 // Span is a piece of a search snippet; Match marks the words that matched.
@@ -96,26 +71,28 @@ type Span struct {
 	Match bool
 }
 
-// Spans splits a snippet whose matches are inside [ and ] (as db marks
-// them) into plain and matching pieces.
+// Spans splits a snippet whose matches are marked out of band (between
+// db.MatchStart and db.MatchEnd) into plain and matching pieces; the
+// page's own characters, brackets included, are kept as they are.
 func Spans(snippet string) []Span {
 	var out []Span
 	for snippet != "" {
-		open := strings.IndexByte(snippet, '[')
+		open := strings.IndexRune(snippet, db.MatchStart)
 		if open < 0 {
 			break
 		}
-		end := strings.IndexByte(snippet[open:], ']')
+		rest := snippet[open+len(string(db.MatchStart)):]
+		end := strings.IndexRune(rest, db.MatchEnd)
 		if end < 0 {
 			break
 		}
 		if open > 0 {
 			out = append(out, Span{Text: snippet[:open]})
 		}
-		if m := snippet[open+1 : open+end]; m != "" {
+		if m := rest[:end]; m != "" {
 			out = append(out, Span{Text: m, Match: true})
 		}
-		snippet = snippet[open+end+1:]
+		snippet = rest[end+len(string(db.MatchEnd)):]
 	}
 	if snippet != "" {
 		out = append(out, Span{Text: snippet})

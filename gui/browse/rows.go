@@ -217,9 +217,14 @@ type queue struct {
 	items  []request
 	wake   chan struct{}
 	closed bool
+	ctx    context.Context    // of the requests queued since the last reset
+	cancel context.CancelFunc // ends the reads of a superseded listing
 }
 
-func newQueue() *queue { return &queue{wake: make(chan struct{}, 1)} }
+func newQueue() *queue {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &queue{wake: make(chan struct{}, 1), ctx: ctx, cancel: cancel}
+}
 
 func (q *queue) push(r request) {
 	q.mu.Lock()
@@ -231,16 +236,20 @@ func (q *queue) push(r request) {
 	}
 }
 
-// reset drops requests not yet started.
+// reset drops requests not yet started and cancels the read under way:
+// its listing is superseded.
 func (q *queue) reset() {
 	q.mu.Lock()
 	q.items = nil
+	q.cancel()
+	q.ctx, q.cancel = context.WithCancel(context.Background())
 	q.mu.Unlock()
 }
 
 func (q *queue) close() {
 	q.mu.Lock()
 	q.closed = true
+	q.cancel()
 	q.mu.Unlock()
 	select {
 	case q.wake <- struct{}{}:
@@ -248,26 +257,25 @@ func (q *queue) close() {
 	}
 }
 
-// pop returns the newest request.
-func (q *queue) pop() (request, bool, bool) {
+// pop returns the newest request and the context to read it in.
+func (q *queue) pop() (request, context.Context, bool, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed {
-		return request{}, false, true
+		return request{}, nil, false, true
 	}
 	n := len(q.items)
 	if n == 0 {
-		return request{}, false, false
+		return request{}, nil, false, false
 	}
 	r := q.items[n-1]
 	q.items = q.items[:n-1]
-	return r, true, false
+	return r, q.ctx, true, false
 }
 
 func (q *queue) serve(src Source) {
-	ctx := context.Background()
 	for {
-		req, ok, closed := q.pop()
+		req, ctx, ok, closed := q.pop()
 		if closed {
 			return
 		}

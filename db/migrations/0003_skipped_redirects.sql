@@ -1,4 +1,4 @@
--- Schema version 4: skipped URLs, redirects as rows of their own, and
+-- Schema version 3: skipped URLs, redirects as rows of their own, and
 -- pages cut at the size cap.
 
 -- A skipped URL (state 4) was found and deliberately not fetched; its

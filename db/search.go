@@ -1,0 +1,112 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// snippetTokens is how many tokens a snippet shows around its matches.
+const snippetTokens = 20
+
+// snippetSQL is the snippet() call for the best fragment of any column.
+var snippetSQL = fmt.Sprintf("snippet(pages_fts, -1, '%c', '%c', '…', %d)", MatchStart, MatchEnd, snippetTokens)
+
+// Search returns up to limit pages of the crawl matching what the user
+// typed (see PageQuery.Search), best match first, each with a snippet. A
+// query that cannot be searched gives ErrBadQuery.
+func (d *DB) Search(ctx context.Context, crawlID int64, typed string, limit int) ([]PageRow, error) {
+	return d.Pages(ctx, PageQuery{Crawl: crawlID, Search: typed, Sort: SortRelevance, Limit: limitOr(limit)})
+}
+
+// relevanceOrder is the ORDER BY and keyset condition of a listing sorted
+// by relevance; the full-text table is in its FROM clause.
+func (q *PageQuery) relevanceOrder() (orderBy, after string, args []any, err error) {
+	if q.Search == "" {
+		return "", "", nil, errors.New("sort by relevance: no search")
+	}
+	dir, cmp := "ASC", ">"
+	if q.Desc {
+		dir, cmp = "DESC", "<"
+	}
+	orderBy = fmt.Sprintf("pages_fts.rank %s, p.id %s", dir, dir)
+	if q.After != nil {
+		after = fmt.Sprintf("(pages_fts.rank %[1]s ? OR (pages_fts.rank = ? AND p.id %[1]s ?))", cmp)
+		args = []any{q.After.Key, q.After.Key, q.After.ID}
+	}
+	return orderBy, after, args, nil
+}
+
+// relevant lists the matches of a search best first. A search's matches
+// are read from the full-text index and sorted by SQLite, so this pages by
+// offset or by (rank, id), both cheap for the result sets people page
+// through.
+func (d *DB) relevant(ctx context.Context, q PageQuery, offset int) ([]PageRow, error) {
+	from, where, args, err := q.filter("")
+	if err != nil {
+		return nil, err
+	}
+	orderBy, after, afterArgs, err := q.order(false)
+	if err != nil {
+		return nil, err
+	}
+	if after != "" {
+		where += " AND " + after
+		args = append(args, afterArgs...)
+	}
+	query := fmt.Sprintf("SELECT %s, pages_fts.rank, %s FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?",
+		rowColumns, snippetSQL, from, where, orderBy)
+	rows, err := d.r.QueryContext(ctx, query, append(args, q.limit(), offset)...)
+	if err != nil {
+		return nil, wrap(badQuery(err, q.Search), "search")
+	}
+	defer rows.Close()
+	var list []PageRow
+	for rows.Next() {
+		var snip sql.NullString
+		var rank float64
+		r, err := scanRow(rows, &rank, &snip)
+		if err != nil {
+			return nil, wrap(err, "search")
+		}
+		r.Rank, r.Snippet = rank, cleanSnippet(snip.String)
+		list = append(list, r)
+	}
+	return list, wrap(badQuery(rows.Err(), q.Search), "search")
+}
+
+// snippets fills in the Snippet of each row of a listing in another
+// order: the best fragment of its title, text or URL for the search.
+func (d *DB) snippets(ctx context.Context, search string, list []PageRow) error {
+	match, err := ftsQuery(search)
+	if err != nil {
+		return err
+	}
+	ids := make([]int64, len(list))
+	at := make(map[int64]int, len(list))
+	for i, r := range list {
+		ids[i] = r.ID
+		at[r.ID] = i
+	}
+	idJSON, _ := json.Marshal(ids)
+	rows, err := d.r.QueryContext(ctx, `SELECT rowid, rank, `+snippetSQL+` FROM pages_fts
+WHERE pages_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`, match, string(idJSON))
+	if err != nil {
+		return wrap(badQuery(err, search), "search snippets")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var rank float64
+		var snip sql.NullString
+		if err := rows.Scan(&id, &rank, &snip); err != nil {
+			return wrap(err, "search snippets")
+		}
+		if i, ok := at[id]; ok {
+			list[i].Rank, list[i].Snippet = rank, cleanSnippet(snip.String)
+		}
+	}
+	return wrap(badQuery(rows.Err(), search), "search snippets")
+}

@@ -229,6 +229,16 @@ func (d *DB) DeleteCrawl(ctx context.Context, id int64) error {
 	return wrap(tx.Commit(), "delete crawl %d", id)
 }
 
+// LatestCrawl returns the most recently created crawl, the one commands
+// and the window show when none is named; ErrNotFound when there is none.
+func (d *DB) LatestCrawl(ctx context.Context) (CrawlInfo, error) {
+	c, err := scanCrawl(d.r.QueryRowContext(ctx, `SELECT `+crawlColumns+` FROM crawls ORDER BY id DESC LIMIT 1`))
+	if err == sql.ErrNoRows {
+		return c, fmt.Errorf("latest crawl: %w", ErrNotFound)
+	}
+	return c, wrap(err, "find the latest crawl")
+}
+
 // LatestUnfinished returns the most recently created crawl that is not
 // done, for `trawler resume`; ErrNotFound when every crawl is done.
 func (d *DB) LatestUnfinished(ctx context.Context) (int64, error) {

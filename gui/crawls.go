@@ -164,8 +164,14 @@ func (s *crawlsScreen) onOpen() {
 }
 
 func (s *crawlsScreen) onResume() {
-	c, ok := s.current()
-	if !ok || s.ui.session != nil {
+	if c, ok := s.current(); ok {
+		s.resumeCrawl(c)
+	}
+}
+
+// resumeCrawl continues crawl c, asking for the passwords its settings need.
+func (s *crawlsScreen) resumeCrawl(c db.CrawlInfo) {
+	if s.ui.session != nil {
 		return
 	}
 	cfg, err := s.ui.d.Settings(context.Background(), c.ID)

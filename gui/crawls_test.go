@@ -63,6 +63,14 @@ func (h *harness) dialogSays(text string) bool {
 }
 
 // press taps the button labelled text in the top dialog.
+// dismissResumeOffer waits for the window's offer to resume an
+// unfinished crawl and answers Not now.
+func (h *harness) dismissResumeOffer() {
+	h.t.Helper()
+	h.until("the offer to resume", func() bool { return h.ui.resumeOffer != nil })
+	h.press("Not now")
+}
+
 func (h *harness) press(text string) {
 	h.t.Helper()
 	var btn *widget.Button
@@ -165,6 +173,7 @@ func TestResumeAsksForPasswords(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarness(t, d)
+	h.dismissResumeOffer() // the window offers to resume it at once; here it goes through Crawls
 	cs := h.ui.crawls
 	h.until("the list", func() bool { return len(cs.list) == 1 })
 	h.selectCrawl("signed in")
@@ -188,6 +197,7 @@ func TestShortcuts(t *testing.T) {
 	d := fixture.OpenDB(t)
 	id := fixture.Crawl(t, d, "example", 10)
 	h := newHarness(t, d)
+	h.ui.openCrawl(0, "") // the window opened on the crawl
 	h.ui.tabs.SelectIndex(tabCrawls)
 	h.shortcut(fyne.KeyN)
 	if h.ui.tabs.SelectedIndex() != tabNewCrawl || h.win.Canvas().Focused() != h.ui.newCrawl.seeds {
@@ -259,4 +269,63 @@ func TestFormRemembered(t *testing.T) {
 		t.Errorf("Start with no database: disabled %v, %q", nc.start.Disabled(), nc.why.Text)
 	}
 	again.results.close()
+}
+
+// TestWindowOpensOnLatestCrawl opens the window on a database with a
+// finished crawl: Results shows its pages at once, and Start works without
+// editing the form (it used to say no database was open).
+func TestWindowOpensOnLatestCrawl(t *testing.T) {
+	d := fixture.OpenDB(t)
+	fixture.Crawl(t, d, "older", 20)
+	id := fixture.Crawl(t, d, "example", 120)
+	h := newHarness(t, d)
+	h.until("the latest crawl", func() bool { return h.ui.crawl == id })
+	rs := h.ui.results
+	h.until("its pages", func() bool { return rs.count.Text == "120 pages" })
+	if h.ui.tabs.SelectedIndex() != tabResults || h.ui.resumeOffer != nil {
+		t.Errorf("tab %d, resume offered %v; want Results and no offer for a finished crawl",
+			h.ui.tabs.SelectedIndex(), h.ui.resumeOffer != nil)
+	}
+	nc := h.ui.newCrawl
+	if nc.start.Disabled() || strings.Contains(nc.why.Text, "No database") {
+		t.Errorf("the form opened with a database says %q", nc.why.Text)
+	}
+	f := form.Defaults()
+	f.Seeds = fixture.Serve(t, &testsite.Site{Pages: 3, OutDegree: 1})
+	nc.fill(f)
+	if nc.start.Disabled() || strings.Contains(nc.why.Text, "No database") {
+		t.Fatalf("Start off on a filled form with a database open: %q", nc.why.Text)
+	}
+	test.Tap(nc.start)
+	if h.ui.session == nil {
+		t.Fatal("Start did not start a crawl")
+	}
+	h.crawlDone()
+}
+
+// TestWindowOffersToResume opens the window on an interrupted crawl: it
+// offers to resume it, and Resume finishes it.
+func TestWindowOffersToResume(t *testing.T) {
+	d := fixture.OpenDB(t)
+	seed := fixture.Serve(t, &testsite.Site{Pages: 30, OutDegree: 3})
+	cfg := crawl.DefaultConfig()
+	cfg.Seeds = []string{seed}
+	cfg.Depth = 20
+	id, err := d.CreateCrawl(context.Background(), "interrupted", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, d)
+	h.until("the offer to resume", func() bool { return h.ui.resumeOffer != nil })
+	if !h.dialogSays("interrupted") {
+		t.Error("the offer does not name the crawl")
+	}
+	h.press("Resume")
+	if h.ui.session == nil || h.ui.session.ID != id {
+		t.Fatal("Resume did not resume the crawl")
+	}
+	h.crawlDone()
+	if info, _ := d.CrawlInfo(context.Background(), id); info.State != db.StateDone || info.Pages != 30 {
+		t.Errorf("after resuming: %+v", info)
+	}
 }

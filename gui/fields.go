@@ -10,13 +10,66 @@ import (
 
 // fieldSet lays out labelled form fields, each with an optional hint and
 // an error line shown only while the field is wrong.
+//
+// A field's error shows only once the user has edited that field, or after
+// reveal (pressing Start): a form that was just opened does not scold.
 type fieldSet struct {
 	errs    map[string]*widget.Label
 	changed func() // called when any field changes
+
+	touched  map[string]bool // fields the user edited
+	revealed bool            // every error shows
+	muted    bool            // changes come from the program, not the user
 }
 
 func newFieldSet(changed func()) *fieldSet {
-	return &fieldSet{errs: map[string]*widget.Label{}, changed: changed}
+	return &fieldSet{errs: map[string]*widget.Label{}, changed: changed, touched: map[string]bool{}}
+}
+
+// reset forgets what was edited: the form is fresh again.
+func (fs *fieldSet) reset() {
+	fs.touched, fs.revealed = map[string]bool{}, false
+}
+
+// reveal shows every field's error from now on.
+func (fs *fieldSet) reveal() { fs.revealed = true }
+
+// visible keeps the errors of the fields whose errors may show.
+func (fs *fieldSet) visible(errs map[string]string) map[string]string {
+	if fs.revealed {
+		return errs
+	}
+	out := map[string]string{}
+	for f, e := range errs {
+		if fs.touched[f] {
+			out[f] = e
+		}
+	}
+	return out
+}
+
+// watch marks field as touched when the user edits an entry of obj.
+func (fs *fieldSet) watch(field string, obj fyne.CanvasObject) {
+	switch o := obj.(type) {
+	case *fyne.Container:
+		for _, c := range o.Objects {
+			fs.watch(field, c)
+		}
+	case *widget.Entry:
+		fs.watchEntry(field, o)
+	}
+}
+
+func (fs *fieldSet) watchEntry(field string, e *widget.Entry) {
+	prev := e.OnChanged
+	e.OnChanged = func(text string) {
+		if !fs.muted {
+			fs.touched[field] = true
+		}
+		if prev != nil {
+			prev(text)
+		}
+	}
 }
 
 // row returns the label and the field column of one form row.
@@ -26,6 +79,7 @@ func (fs *fieldSet) row(field, label, hint string, obj fyne.CanvasObject) []fyne
 	e.Wrapping = fyne.TextWrapWord
 	e.Hide()
 	fs.errs[field] = e
+	fs.watch(field, obj)
 	col := []fyne.CanvasObject{obj}
 	if hint != "" {
 		col = append(col, caption(hint))

@@ -21,6 +21,8 @@
 package gui
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,6 +31,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"github.com/dustin/go-humanize"
 
 	"github.com/trawler/trawler/assets"
 	"github.com/trawler/trawler/crawl/secret"
@@ -93,6 +96,8 @@ type UI struct {
 	name    string
 	session *runner.Session // the crawl running, nil when none
 	stats   *uiStats        // UI-goroutine timings, nil unless TRAWLER_UI_STATS=1
+
+	resumeOffer *dialog.ConfirmDialog // asks to resume an interrupted crawl; nil when not shown
 
 	tabs     *container.AppTabs
 	newCrawl *newCrawlScreen
@@ -232,6 +237,10 @@ func (ui *UI) SetDB(d *db.DB) {
 	ui.changes.setCrawl(0)
 	ui.crawls.reload()
 	ui.updateTitle()
+	ui.newCrawl.check() // Start depends on an open database
+	if d != nil {
+		ui.openLatest()
+	}
 }
 
 // openCrawl shows crawl id in Results.
@@ -274,4 +283,44 @@ func (ui *UI) shutdown() int {
 		ui.d = nil
 	}
 	return code
+}
+
+// openLatest shows the database's most recent crawl in Results, as the
+// command line picks it, and offers to resume it when it did not finish.
+func (ui *UI) openLatest() {
+	d := ui.d
+	background(ui, func() (db.CrawlInfo, error) {
+		return d.LatestCrawl(context.Background())
+	}, func(c db.CrawlInfo, err error) {
+		if ui.d != d || ui.crawl != 0 || ui.running() {
+			return // another database, crawl or run came first
+		}
+		if errors.Is(err, db.ErrNotFound) {
+			return
+		}
+		if err != nil {
+			ui.showError(fmt.Errorf("open the latest crawl: %w", err))
+			return
+		}
+		ui.openCrawl(c.ID, c.Name)
+		ui.tabs.SelectIndex(tabResults)
+		if c.State != db.StateDone {
+			ui.offerResume(c)
+		}
+	})
+}
+
+// offerResume asks whether to go on with crawl c, which did not finish.
+func (ui *UI) offerResume(c db.CrawlInfo) {
+	msg := fmt.Sprintf("%q did not finish: %s pages stored, %s URLs still waiting.\nResume it now?",
+		c.Name, humanize.Comma(c.Pages), humanize.Comma(c.URLs.Waiting))
+	ui.resumeOffer = dialog.NewConfirm("Resume the interrupted crawl?", msg, func(ok bool) {
+		ui.resumeOffer = nil
+		if ok && ui.d != nil && !ui.running() {
+			ui.crawls.resumeCrawl(c)
+		}
+	}, ui.win)
+	ui.resumeOffer.SetConfirmText("Resume")
+	ui.resumeOffer.SetDismissText("Not now")
+	ui.resumeOffer.Show()
 }

@@ -27,8 +27,19 @@ func TestStartCrawlFillsCountersAndTable(t *testing.T) {
 	seed := fixture.Serve(t, &testsite.Site{Pages: 60, OutDegree: 4})
 	h := newHarness(t, d)
 	nc := h.ui.newCrawl
-	if !nc.start.Disabled() {
-		t.Fatal("Start is on with no seeds")
+	// The untouched form does not scold; Start on it shows what is wrong.
+	for field, l := range nc.fields.errs {
+		if l.Visible() {
+			t.Errorf("the untouched form shows an error at %s: %q", field, l.Text)
+		}
+	}
+	if nc.seedBad.Visible() || nc.why.Text != "" {
+		t.Errorf("the untouched form says %q %q", nc.seedBad.Text, nc.why.Text)
+	}
+	test.Tap(nc.start)
+	if h.ui.session != nil || !nc.fields.errs[form.FieldSeeds].Visible() || !nc.start.Disabled() {
+		t.Fatalf("Start on the empty form: session %v, seeds error %q, Start disabled %v",
+			h.ui.session, nc.fields.errs[form.FieldSeeds].Text, nc.start.Disabled())
 	}
 	h.typeSeeds(seed)
 	nc.depth.SetText("20") // a concurrent BFS may reach a page first by a longer path; no limit in sight here
@@ -173,14 +184,22 @@ func TestSearchFiltersAndDetail(t *testing.T) {
 	if h.win.Canvas().Focused() != rs.search {
 		t.Error("Ctrl+F did not focus the search box")
 	}
-	test.Type(rs.search, "fox")
+	before := rs.queries
+	test.Type(rs.search, "fox jum") // seven keystrokes
 	h.until("43 matches", func() bool { return rs.count.Text == "43 pages" })
+	if n := rs.queries - before; n != 1 {
+		t.Errorf("typing 7 characters ran %d queries, want 1", n)
+	}
+	time.Sleep(2 * searchDelay)
+	if n := rs.queries - before; n != 1 {
+		t.Errorf("after a pause: %d queries, want 1", n)
+	}
 	if len(rs.columns) != 9 || rs.columns[1].title != "Match" {
 		t.Fatalf("columns %v", rs.columns)
 	}
 	var row db.PageRow
 	h.until("row 0", func() bool { var ok bool; row, ok = rs.rows.Row(0); return ok })
-	if !strings.Contains(row.Snippet, "[fox]") {
+	if !strings.Contains(row.Snippet, string(db.MatchStart)+"fox"+string(db.MatchEnd)) {
 		t.Errorf("snippet %q", row.Snippet)
 	}
 	segs := snippetSegments(row.Snippet, 1000)

@@ -96,6 +96,8 @@ func newNewCrawlScreen(ui *UI) *newCrawlScreen {
 // fill sets every widget from f and checks the form.
 func (s *newCrawlScreen) fill(f form.Fields) {
 	s.filling = true
+	s.fields.muted = true
+	s.fields.reset()
 	s.name.SetText(f.Name)
 	s.seeds.SetText(f.Seeds)
 	s.depth.SetText(f.Depth)
@@ -106,6 +108,7 @@ func (s *newCrawlScreen) fill(f form.Fields) {
 	s.scope.SetSelected(f.Scope)
 	s.adv.fill(f)
 	s.filling = false
+	s.fields.muted = false
 	s.check()
 }
 
@@ -127,8 +130,9 @@ func (s *newCrawlScreen) check() {
 	}
 	f := s.read()
 	s.result = form.Check(f)
-	s.fields.show(s.result.Errors)
-	s.adv.markTabs(s.result.Errors)
+	shown := s.fields.visible(s.result.Errors)
+	s.fields.show(shown)
+	s.adv.markTabs(shown)
 	s.showSeedNotes()
 	if f.Strategy == string(crawl.Mixed) {
 		s.mix.Enable()
@@ -138,7 +142,7 @@ func (s *newCrawlScreen) check() {
 		s.mixText.SetText("mixed order only")
 	}
 	switch {
-	case !s.result.OK():
+	case !s.result.OK() && len(shown) > 0:
 		s.start.Disable()
 		s.why.SetText("Start is off until these are fixed — " + s.result.Summary())
 	case s.ui.running():
@@ -159,7 +163,7 @@ func (s *newCrawlScreen) showSeedNotes() {
 	var bad, info []string
 	for _, l := range s.result.Seeds {
 		switch {
-		case !l.OK():
+		case !l.OK() && (s.fields.revealed || s.fields.touched[form.FieldSeeds]):
 			bad = append(bad, l.Note())
 		case l.Note() != "":
 			info = append(info, l.Note())
@@ -182,8 +186,10 @@ func showText(l *widget.Label, text string) {
 	}
 }
 
-// onStart saves the form and starts the crawl.
+// onStart saves the form and starts the crawl; on a form that is not
+// right it shows every error instead.
 func (s *newCrawlScreen) onStart() {
+	s.fields.reveal()
 	s.check()
 	if !s.result.OK() || s.ui.running() || s.ui.d == nil {
 		return

@@ -69,6 +69,7 @@ func TestResumeRecallsPasswords(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarness(t, d)
+	h.dismissResumeOffer() // the window offers to resume it at once; here it goes through Crawls
 	_ = h.keys.remember("127.0.0.1", "me", "kept-pw")
 	cs := h.ui.crawls
 	h.until("the list", func() bool { return len(cs.list) == 1 })

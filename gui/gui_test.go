@@ -420,3 +420,25 @@ func TestSkippedFilterListsReasons(t *testing.T) {
 		t.Error("the detail pane does not say why the URL was skipped")
 	}
 }
+
+// TestDetailClearsWhenItsRowLeaves selects a page, then filters: a filter
+// that drops the page clears the detail pane, a sort keeps it.
+func TestDetailClearsWhenItsRowLeaves(t *testing.T) {
+	d := fixture.OpenDB(t)
+	id := fixture.Crawl(t, d, "example", 100)
+	h := newHarness(t, d)
+	h.ui.openCrawl(id, "example")
+	rs := h.ui.results
+	h.until("the pages", func() bool { return rs.count.Text == "100 pages" })
+	h.until("row 2", func() bool { _, ok := rs.rows.Row(2); return ok })
+	rs.table.Select(widget.TableCellID{Row: 2, Col: 0}) // page 2: status 301
+	h.until("the detail pane", func() bool { return rs.detail.shown != nil })
+	rs.sortBy(db.SortURL)
+	if rs.detail.shown == nil {
+		t.Error("a new sort cleared the detail pane; the page is still listed")
+	}
+	rs.status.SetSelected("2xx success")
+	if rs.detail.shown != nil || rs.detail.want != 0 {
+		t.Error("the detail pane still shows a page the filter removed")
+	}
+}

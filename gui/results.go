@@ -172,7 +172,14 @@ func (s *resultsScreen) query() {
 	s.searchErr.Hide()
 	s.queries++
 	s.count.SetText("counting…")
-	s.rows.SetQuery(s.filters().Query(s.ui.crawl, s.sort, s.desc))
+	q := s.filters().Query(s.ui.crawl, s.sort, s.desc)
+	if !sameRows(q, s.rows.Query()) {
+		// The page shown may not be listed any more: the pane must not
+		// show what the table does not.
+		s.selected = 0
+		s.detail.clear()
+	}
+	s.rows.SetQuery(q)
 	s.columns = columnsFor(s.rows.Query())
 	s.applyColumnWidths()
 	s.table.UnselectAll()
@@ -230,6 +237,17 @@ func (s *resultsScreen) refreshTable() {
 	if s.table.Size().Height > 0 {
 		s.table.Refresh()
 	}
+}
+
+// sameRows reports whether two listings hold the same rows, in any order.
+func sameRows(a, b db.PageQuery) bool {
+	a.Sort, a.Desc, b.Sort, b.Desc = "", false, "", false
+	a.After, b.After = nil, nil
+	if (a.Depth == nil) != (b.Depth == nil) || (a.Depth != nil && *a.Depth != *b.Depth) {
+		return false
+	}
+	a.Depth, b.Depth = nil, nil
+	return a == b
 }
 
 // searchProblem says why a search cannot run, without SQLite's words.

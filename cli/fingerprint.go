@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/trawler/trawler/crawl/rabin"
 )
@@ -86,14 +87,63 @@ func newFlagSet(name string, s IO, usage string) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args; done is true when the command should return code
-// at once (help asked for, or a usage error already reported).
+// parseFlags parses args, whose flags may come before, between or after
+// the positional arguments (as with wget or git); "--" ends the flags.
+// done is true when the command should return code at once (help asked
+// for, or a usage error already reported).
 func parseFlags(fs *flag.FlagSet, args []string) (code int, done bool) {
-	if err := fs.Parse(args); err != nil {
+	ordered, bare := flagsFirst(fs, args)
+	if bare != "" {
+		fmt.Fprintf(fs.Output(), "flag needs an argument: %s\n", bare)
+		fs.Usage()
+		return ExitUsage, true
+	}
+	if err := fs.Parse(ordered); err != nil {
 		if err == flag.ErrHelp {
 			return ExitOK, true
 		}
 		return ExitUsage, true
 	}
 	return 0, false
+}
+
+// flagsFirst moves the flags of args, with their values, before the
+// positional arguments, which follow a "--" so that none of them is read
+// as a flag. A flag's value is the next argument unless the flag is a
+// boolean or written -name=value. Unknown flags stay flags, for Parse to
+// refuse; bare names a last flag that lacks its value.
+func flagsFirst(fs *flag.FlagSet, args []string) (ordered []string, bare string) {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			pos = append(pos, args[i+1:]...)
+			i = len(args)
+			continue
+		case len(a) < 2 || a[0] != '-':
+			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		f := fs.Lookup(name)
+		if f == nil || isBool(f) {
+			continue
+		}
+		if i+1 == len(args) {
+			return nil, a
+		}
+		flags = append(flags, args[i+1])
+		i++
+	}
+	return append(append(flags, "--"), pos...), ""
+}
+
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }

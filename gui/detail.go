@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -185,8 +186,27 @@ func (p *detailPane) openInBrowser(raw string) {
 		err = p.ui.app.OpenURL(u)
 	}
 	if err != nil {
-		p.ui.showError(fmt.Errorf("open %s in the browser: %w", raw, err))
+		p.noBrowser(raw, err)
 	}
+}
+
+// noBrowser says plainly that no browser could be opened, and offers to
+// copy the URL instead.
+func (p *detailPane) noBrowser(raw string, err error) {
+	msg := widget.NewLabel("Trawler could not open a web browser on this computer " +
+		"(no program to open links with was found).\nCopy the address and paste it into your browser.")
+	msg.Wrapping = fyne.TextWrapWord
+	detail := widget.NewLabel(raw)
+	detail.Wrapping = fyne.TextWrapBreak
+	why := caption("Details: " + err.Error())
+	content := container.NewVBox(msg, detail, why)
+	d := dialog.NewCustomConfirm("No browser found", "Copy URL", "Close", content, func(copyIt bool) {
+		if copyIt {
+			p.ui.app.Clipboard().SetContent(raw)
+		}
+	}, p.ui.win)
+	d.Resize(fyne.NewSize(520, 0))
+	d.Show()
 }
 
 func linkText(u, text, kind string, nofollow bool) string {

@@ -3,6 +3,7 @@ package gui
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -440,5 +441,21 @@ func TestDetailClearsWhenItsRowLeaves(t *testing.T) {
 	rs.status.SetSelected("2xx success")
 	if rs.detail.shown != nil || rs.detail.want != 0 {
 		t.Error("the detail pane still shows a page the filter removed")
+	}
+}
+
+// TestNoBrowserOffersCopy: when no program can open links, the window says
+// so plainly and copies the URL on request.
+func TestNoBrowserOffersCopy(t *testing.T) {
+	d := fixture.OpenDB(t)
+	h := newHarness(t, d)
+	const u = "http://www.example.test/page/2"
+	h.ui.results.detail.noBrowser(u, errors.New(`exec: "xdg-open": executable file not found in $PATH`))
+	if !h.dialogSays("could not open a web browser") {
+		t.Error("the dialog does not say plainly what went wrong")
+	}
+	h.press("Copy URL")
+	if got := h.ui.app.Clipboard().Content(); got != u {
+		t.Errorf("clipboard holds %q, want %q", got, u)
 	}
 }

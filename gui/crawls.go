@@ -217,7 +217,8 @@ func (s *crawlsScreen) onRename() {
 	}
 	e := widget.NewEntry()
 	e.SetText(c.Name)
-	dialog.ShowForm("Rename crawl", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", e)}, func(yes bool) {
+	var form *dialog.FormDialog
+	form = dialog.NewForm("Rename crawl", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", e)}, func(yes bool) {
 		name := strings.TrimSpace(e.Text)
 		if !yes || name == "" {
 			return
@@ -232,6 +233,10 @@ func (s *crawlsScreen) onRename() {
 		}
 		s.reload()
 	}, s.ui.win)
+	e.OnSubmitted = func(string) { form.Submit() }
+	form.Resize(fyne.NewSize(460, 0))
+	form.Show()
+	s.ui.win.Canvas().Focus(e)
 }
 
 func (s *crawlsScreen) onDelete() {

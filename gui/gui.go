@@ -99,6 +99,9 @@ type UI struct {
 
 	resumeOffer *dialog.ConfirmDialog // asks to resume an interrupted crawl; nil when not shown
 
+	mainMenu                        *fyne.MainMenu
+	menuPause, menuResume, menuStop *fyne.MenuItem // enabled only for what the running crawl can do
+
 	tabs     *container.AppTabs
 	newCrawl *newCrawlScreen
 	live     *liveScreen

@@ -459,3 +459,21 @@ func TestNoBrowserOffersCopy(t *testing.T) {
 		t.Errorf("clipboard holds %q, want %q", got, u)
 	}
 }
+
+// TestCrawlMenuFollowsTheCrawl: Pause, Resume and Stop in the Crawl menu
+// are off while nothing runs.
+func TestCrawlMenuFollowsTheCrawl(t *testing.T) {
+	d := fixture.OpenDB(t)
+	h := newHarness(t, d)
+	if !h.ui.menuPause.Disabled || !h.ui.menuResume.Disabled || !h.ui.menuStop.Disabled {
+		t.Error("Pause, Resume or Stop is on with no crawl running")
+	}
+	h.ui.live.setControls(crawl.StateRunning)
+	if h.ui.menuPause.Disabled || !h.ui.menuResume.Disabled || h.ui.menuStop.Disabled {
+		t.Error("a running crawl: want Pause and Stop on, Resume off")
+	}
+	h.ui.live.setControls(crawl.StateDone)
+	if !h.ui.menuPause.Disabled || !h.ui.menuStop.Disabled {
+		t.Error("a finished crawl: Pause or Stop still on")
+	}
+}

@@ -1,7 +1,6 @@
 package gui
 
 import (
-	"fmt"
 	"strconv"
 	"time"
 
@@ -10,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/trawler/trawler/crawl"
-	"github.com/trawler/trawler/gui/form"
+	"github.com/trawler/trawler/gui/format"
 )
 
 // hostsPanel is the Live view's per-host table: each host's queue, its
@@ -26,7 +25,7 @@ type hostsPanel struct {
 }
 
 var hostColumns = []textColumn{
-	{"Host", 150}, {"Waiting", 68}, {"In flight", 68}, {"Next", 62}, {"Delay", 56}, {"Errors", 56},
+	{"Host", 150}, {"Waiting", 68}, {"In flight", 68}, {"Next", 70}, {"Delay", 70}, {"Errors", 56},
 }
 
 func newHostsPanel() *hostsPanel {
@@ -51,12 +50,12 @@ func (p *hostsPanel) cell(h crawl.HostStatus, col int) string {
 		if h.NextAllowed.IsZero() || wait <= 0 {
 			return "now"
 		}
-		return fmt.Sprintf("%.1fs", wait.Seconds())
+		return format.Duration(wait)
 	case 4:
 		if h.Delay == 0 {
 			return "—"
 		}
-		return form.Duration(h.Delay)
+		return format.Duration(h.Delay)
 	case 5:
 		return strconv.Itoa(h.Errors)
 	}

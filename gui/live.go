@@ -177,6 +177,7 @@ func (s *liveScreen) setControls(state crawl.RunState) {
 	enable(s.pause, state == crawl.StateRunning)
 	enable(s.resume, state == crawl.StatePaused)
 	enable(s.stop, state == crawl.StateRunning || state == crawl.StatePaused)
+	s.ui.setCrawlMenu(state)
 }
 
 // follow makes sess the window's running crawl: the Live screen shows it,

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/trawler/trawler/crawl"
 	"github.com/trawler/trawler/db"
 )
 
@@ -82,14 +83,31 @@ func (ui *UI) installMenu() {
 		fyne.NewMenuItemSeparator(),
 		item("Search results", fyne.KeyF, func() { ui.results.focusSearch() }),
 	)
+	ui.menuPause, ui.menuResume, ui.menuStop = item("Pause", "", ui.pauseCrawl), item("Resume", "", ui.resumeCrawl),
+		item("Stop", "", ui.stopCrawl)
 	crawlMenu := fyne.NewMenu("Crawl",
 		item("Start", fyne.KeyReturn, ui.newCrawl.onStart),
 		fyne.NewMenuItemSeparator(),
-		item("Pause", "", ui.pauseCrawl),
-		item("Resume", "", ui.resumeCrawl),
-		item("Stop", "", ui.stopCrawl),
+		ui.menuPause, ui.menuResume, ui.menuStop,
 	)
-	ui.win.SetMainMenu(fyne.NewMainMenu(file, view, crawlMenu))
+	ui.mainMenu = fyne.NewMainMenu(file, view, crawlMenu)
+	ui.setCrawlMenu(crawl.StateIdle)
+	ui.win.SetMainMenu(ui.mainMenu)
+}
+
+// setCrawlMenu enables the Crawl menu's Pause, Resume and Stop as the
+// Live screen's buttons are: only for what the running crawl can do.
+func (ui *UI) setCrawlMenu(state crawl.RunState) {
+	if ui.menuPause == nil {
+		return
+	}
+	pause, resume := state == crawl.StateRunning, state == crawl.StatePaused
+	stop := pause || resume
+	if ui.menuPause.Disabled == !pause && ui.menuResume.Disabled == !resume && ui.menuStop.Disabled == !stop {
+		return
+	}
+	ui.menuPause.Disabled, ui.menuResume.Disabled, ui.menuStop.Disabled = !pause, !resume, !stop
+	ui.mainMenu.Refresh()
 }
 
 // installShortcuts adds the shortcuts to the canvas too: the main menu

@@ -10,6 +10,7 @@ import (
 	"github.com/dustin/go-humanize"
 	"github.com/trawler/trawler/crawl"
 	"github.com/trawler/trawler/db"
+	"github.com/trawler/trawler/gui/format"
 )
 
 // LinkLimit bounds the inlinks and duplicates the detail pane lists.
@@ -103,7 +104,7 @@ func afterFields(p *crawl.Page) []Field {
 		{"Text fingerprint", fingerprint(p.ContentFP)},
 		{"Duplicate of", p.DuplicateOf},
 		{"Fetched at", timeText(p.FetchedAt)},
-		{"Download time", p.Duration.Round(time.Millisecond).String()},
+		{"Download time", format.Duration(p.Duration)},
 		{"Fetched as", fetchedAs(p.Resource)},
 	}
 }

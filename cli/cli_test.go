@@ -146,6 +146,13 @@ func TestCrawlExportSearchStats(t *testing.T) {
 	if len(rows) != 41 || strings.Join(rows[0][:8], ",") != "url,status,depth,title,content_type,length,fetched_at,content_fp" {
 		t.Errorf("export: %d rows, header %v", len(rows), rows[0])
 	}
+	if strings.HasPrefix(out, "\uFEFF") {
+		t.Error("export wrote a byte-order mark without --bom")
+	}
+	code, bomOut, _ := run(t, "", "export", "--db", dbPath, "--bom")
+	if code != ExitOK || !strings.HasPrefix(bomOut, "\xEF\xBB\xBF") || strings.TrimPrefix(bomOut, "\uFEFF") != out {
+		t.Errorf("export --bom: exit %d; want the same CSV after a byte-order mark", code)
+	}
 }
 
 // TestKilledCrawlResumes runs a crawl in a child process, kills it with

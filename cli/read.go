@@ -46,7 +46,7 @@ func runExport(args []string, s IO) int {
 	fs := newFlagSet("export", s, `Usage: trawler export [--db F] [--crawl ID] [--query Q] [--skipped] [--format csv] [--out F|-]
 
 Writes the pages of a crawl (the most recent one by default) as CSV: RFC 4180,
-UTF-8, a header row starting url,status,depth,title,content_type,length,
+UTF-8 (with --bom, a byte-order mark first, for Excel on Windows), a header row starting url,status,depth,title,content_type,length,
 fetched_at,content_fp. Cells that a spreadsheet would run as a formula get a
 leading apostrophe. --query keeps the pages matching a full-text query.
 --skipped writes the URLs found and not fetched instead, with why:
@@ -55,6 +55,7 @@ url,reason,reason_text,depth,found_on,found_at.`)
 	id := fs.Int64("crawl", 0, "crawl ID (default: the most recent)")
 	query := fs.String("query", "", "search the pages must match (as trawler search takes it)")
 	skipped := fs.Bool("skipped", false, "export the skipped URLs and their reasons instead of the pages")
+	bom := fs.Bool("bom", false, "start with a UTF-8 byte-order mark, so Excel on Windows reads the text right")
 	format := fs.String("format", "csv", "output format: csv")
 	out := fs.String("out", "-", "output file, - for standard output")
 	if code, done := parseFlags(fs, args); done {
@@ -87,6 +88,9 @@ url,reason,reason_text,depth,found_on,found_at.`)
 		w = f
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
+	if *bom {
+		_ = db.WriteBOM(bw) // a buffered write; Flush reports a failure
+	}
 	n, err := d.ExportCSV(context.Background(), bw, db.PageQuery{Crawl: crawlID, Search: *query, Skipped: *skipped}, nil)
 	if err == nil {
 		err = bw.Flush()

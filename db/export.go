@@ -27,6 +27,14 @@ const exportColumns = `p.url, p.status, p.depth, p.title, p.content_type, p.leng
     p.near_group, coalesce((SELECT m.url FROM pages m WHERE m.crawl_id = p.crawl_id AND m.fp = p.near_of AND p.near_of <> 0), ''),
     p.near_similarity, p.change, p.cycle, p.redirect_to, p.truncated`
 
+// WriteBOM writes the UTF-8 byte-order mark that makes Excel on Windows
+// read a CSV file as UTF-8 (without it, accented and CJK text is garbled).
+// Other programs do not need it, so it is the caller's choice.
+func WriteBOM(w io.Writer) error {
+	_, err := io.WriteString(w, "\uFEFF")
+	return err
+}
+
 // progressEvery is how many rows ExportCSV writes between progress calls.
 const progressEvery = 1000
 

@@ -36,7 +36,9 @@ func (ui *UI) exportDialog() {
 	scope := widget.NewRadioGroup([]string{exportView, exportWhole, exportSkips}, nil)
 	scope.Required = true
 	scope.SetSelected(exportView)
-	dialog.ShowCustomConfirm("Export pages as CSV", "Choose file…", "Cancel", scope, func(ok bool) {
+	bom := widget.NewCheck("UTF-8 byte-order mark (for Excel on Windows)", nil)
+	bom.SetChecked(true)
+	dialog.ShowCustomConfirm("Export pages as CSV", "Choose file…", "Cancel", container.NewVBox(scope, bom), func(ok bool) {
 		if !ok {
 			return
 		}
@@ -49,7 +51,7 @@ func (ui *UI) exportDialog() {
 			if w == nil {
 				return // cancelled
 			}
-			ui.exportTo(w, q, nil)
+			ui.exportTo(w, q, bom.Checked, nil)
 		}, ui.win)
 		save.SetFileName(exportName(ui.name))
 		save.SetFilter(storage.NewExtensionFileFilter([]string{".csv"}))
@@ -82,10 +84,11 @@ func exportName(crawl string) string {
 	return name + "-pages.csv"
 }
 
-// exportTo writes the pages q selects to w with a progress dialog, closes
-// w, and reports the outcome; done, if not nil, is called after (on the
-// UI goroutine) with the rows written.
-func (ui *UI) exportTo(w io.WriteCloser, q db.PageQuery, done func(int, error)) {
+// exportTo writes the pages q selects to w, after a byte-order mark when
+// bom is set, with a progress dialog, closes w, and reports the outcome;
+// done, if not nil, is called after (on the UI goroutine) with the rows
+// written.
+func (ui *UI) exportTo(w io.WriteCloser, q db.PageQuery, bom bool, done func(int, error)) {
 	ctx, cancel := context.WithCancel(context.Background())
 	bar := widget.NewProgressBar()
 	text := widget.NewLabel("Counting the pages…")
@@ -108,6 +111,9 @@ func (ui *UI) exportTo(w io.WriteCloser, q db.PageQuery, done func(int, error)) 
 	d := ui.d
 	background(ui, func() (int, error) {
 		bw := bufio.NewWriterSize(w, 1<<16)
+		if bom {
+			_ = db.WriteBOM(bw) // a buffered write; Flush reports a failure
+		}
 		n, err := browse.Export(ctx, d, bw, q, progress)
 		err = errors.Join(err, bw.Flush(), w.Close())
 		return n, err

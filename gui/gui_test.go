@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -305,13 +306,17 @@ func TestExportReadsBack(t *testing.T) {
 			t.Fatal(err)
 		}
 		finished, wrote := false, 0
-		h.ui.exportTo(f, h.ui.exportQuery(choice), func(n int, err error) {
+		h.ui.exportTo(f, h.ui.exportQuery(choice), whole, func(n int, err error) {
 			if err != nil {
 				t.Error(err)
 			}
 			finished, wrote = true, n
 		})
 		h.until("the export", func() bool { return finished })
+		raw, _ := os.ReadFile(path)
+		if hasBOM := bytes.HasPrefix(raw, []byte("\xEF\xBB\xBF")); hasBOM != whole {
+			t.Errorf("whole=%v: byte-order mark %v, want %v", whole, hasBOM, whole)
+		}
 		recs := readCSV(t, path)
 		want := 500
 		if whole {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/trawler/trawler/db"
 	"github.com/trawler/trawler/gui/browse"
+	"github.com/trawler/trawler/gui/format"
 	"github.com/trawler/trawler/gui/live"
 )
 
@@ -105,7 +106,7 @@ func (ui *UI) exportTo(w io.WriteCloser, q db.PageQuery, bom bool, done func(int
 			if total > 0 {
 				bar.SetValue(float64(n) / float64(total))
 			}
-			text.SetText(fmt.Sprintf("%s of %s pages written", humanize.Comma(int64(n)), humanize.Comma(int64(total))))
+			text.SetText(fmt.Sprintf("%s of %s written", humanize.Comma(int64(n)), format.Count(int64(total), "row", "rows")))
 		})
 	}
 	d := ui.d
@@ -126,7 +127,7 @@ func (ui *UI) exportTo(w io.WriteCloser, q db.PageQuery, bom bool, done func(int
 		case err != nil:
 			ui.showError(fmt.Errorf("export CSV: %w", err))
 		default:
-			dialog.ShowInformation("Export finished", fmt.Sprintf("%s pages written to %s.", humanize.Comma(int64(n)), uriName(w)), ui.win)
+			dialog.ShowInformation("Export finished", fmt.Sprintf("%s written to %s.", format.Count(int64(n), "row", "rows"), uriName(w)), ui.win)
 		}
 		if done != nil {
 			done(n, err)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/trawler/trawler/db"
 	"github.com/trawler/trawler/gui/browse"
+	"github.com/trawler/trawler/gui/format"
 )
 
 // resultsScreen browses the pages of one crawl: a virtual table that reads
@@ -201,16 +202,10 @@ func (s *resultsScreen) refresh() {
 
 // countText is the size of a listing in words: pages, or skipped URLs.
 func countText(n int, skipped bool) string {
-	what := "pages"
-	switch {
-	case skipped && n == 1:
-		what = "skipped URL"
-	case skipped:
-		what = "skipped URLs"
-	case n == 1:
-		what = "page"
+	if skipped {
+		return format.Count(int64(n), "skipped URL", "skipped URLs")
 	}
-	return humanize.Comma(int64(n)) + " " + what
+	return format.Count(int64(n), "page", "pages")
 }
 
 func (s *resultsScreen) rowsChanged() {

@@ -6,6 +6,8 @@ package format
 import (
 	"fmt"
 	"time"
+
+	"github.com/dustin/go-humanize"
 )
 
 // Duration writes d with a unit and two or three significant figures.
@@ -29,4 +31,13 @@ func Duration(d time.Duration) string {
 	}
 	d = d.Round(time.Minute)
 	return fmt.Sprintf("%d h %d min", d/time.Hour, d%time.Hour/time.Minute)
+}
+
+// Count writes n with thousands separators and the noun, singular for one:
+// "1 page", "1,455 pages". plural is the noun for other counts.
+func Count(n int64, singular, plural string) string {
+	if n == 1 || n == -1 {
+		return humanize.Comma(n) + " " + singular
+	}
+	return humanize.Comma(n) + " " + plural
 }

@@ -5,6 +5,14 @@ import (
 	"time"
 )
 
+func TestCount(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 pages", 1: "1 page", 2: "2 pages", 1455: "1,455 pages"} {
+		if got := Count(n, "page", "pages"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
 func TestDuration(t *testing.T) {
 	tests := []struct {
 		d    time.Duration

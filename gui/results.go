@@ -61,7 +61,7 @@ func newResultsScreen(ui *UI) *resultsScreen {
 	s := &resultsScreen{ui: ui}
 	s.rows = browse.NewRows(nil, ui.do, s.rowsChanged, s.rowsFailed)
 	s.search = widget.NewEntry()
-	s.search.PlaceHolder = `Words or "a phrase" (Ctrl+F)`
+	s.search.PlaceHolder = `Search titles, text and URLs (Ctrl+F): words or "a phrase"; start with fts: for FTS5 syntax`
 	s.search.OnChanged = func(string) { s.searchSoon() }
 	s.search.OnSubmitted = func(string) { s.searchNow() }
 	s.searchErr = widget.NewLabel("")
@@ -83,8 +83,10 @@ func newResultsScreen(ui *UI) *resultsScreen {
 	s.table = s.newTable()
 	s.detail = newDetailPane(ui)
 
-	filters := container.NewHBox(s.status, s.ctype, s.host, s.dep, s.near)
-	bar := container.NewBorder(nil, s.searchErr, nil, container.NewHBox(filters, s.count, s.export), s.search)
+	filters := container.NewHBox(fitOptions(s.status), fitOptions(s.ctype), fitOptions(s.host), fitOptions(s.dep), s.near)
+	count := container.New(fixedWidth{"9,999,999 skipped URLs"}, s.count)
+	searchRow := container.NewBorder(nil, nil, nil, container.NewHBox(count, s.export), s.search)
+	bar := container.NewVBox(searchRow, filters, s.searchErr)
 	s.noRows = emptyState("No pages match", "Change the filters or the search, or wait for the crawl to fetch more.")
 	s.noRows.Hide()
 	split := container.NewHSplit(container.NewStack(s.table, s.noRows), s.detail.content)

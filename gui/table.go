@@ -2,6 +2,8 @@ package gui
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -38,4 +40,56 @@ func textTable(cols []textColumn, trunc fyne.TextTruncation, rows func() int, ce
 		t.SetColumnWidth(i, c.width)
 	}
 	return t
+}
+
+// wideSelect lays a Select out wide enough for its longest option, up to
+// maxSelectWidth, so a chosen label is not cut ("4xx client e…"); the
+// width follows the options as they change.
+type wideSelect struct{ sel *widget.Select }
+
+func fitOptions(sel *widget.Select) *fyne.Container {
+	return container.New(wideSelect{sel}, sel)
+}
+
+func (w wideSelect) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	least := w.sel.MinSize()
+	size := theme.TextSize()
+	widest := float32(0)
+	for _, o := range w.sel.Options {
+		widest = max(widest, fyne.MeasureText(o, size, fyne.TextStyle{}).Width)
+	}
+	// text, the drop-down icon, and the paddings around both
+	width := widest + theme.IconInlineSize() + 4*theme.InnerPadding()
+	return fyne.NewSize(max(least.Width, min(width, maxSelectWidth)), least.Height)
+}
+
+// maxSelectWidth keeps a filter with long values (hosts) from crowding the
+// search box out of the toolbar.
+const maxSelectWidth = 230
+
+func (w wideSelect) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+// fixedWidth lays its content out at least as wide as text, so a label
+// that changes ("counting…", "12,345 pages") does not shift its row.
+type fixedWidth struct{ text string }
+
+func (f fixedWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	w := fyne.MeasureText(f.text, theme.TextSize(), fyne.TextStyle{}).Width + 2*theme.InnerPadding()
+	min := fyne.NewSize(w, 0)
+	for _, o := range objs {
+		min = min.Max(o.MinSize())
+	}
+	return min
+}
+
+func (f fixedWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
 }

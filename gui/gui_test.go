@@ -70,6 +70,13 @@ func TestStartCrawlFillsCountersAndTable(t *testing.T) {
 	if row, _ := rs.rows.Row(0); row.URL != seed || row.Title != "Page 0" {
 		t.Errorf("first row %+v", row)
 	}
+	// The filters' counts are those of the finished crawl, not of its start.
+	h.until("the type filter's count", func() bool {
+		return len(rs.ctype.Options) == 2 && rs.ctype.Options[1] == "text/html (60)"
+	})
+	h.until("the host filter's count", func() bool {
+		return len(rs.host.Options) == 2 && strings.HasSuffix(rs.host.Options[1], " (60)")
+	})
 	if got := h.win.Title(); got != "local site — Trawler" {
 		t.Errorf("title %q", got)
 	}

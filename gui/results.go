@@ -197,9 +197,7 @@ func (s *resultsScreen) refresh() {
 	}
 	s.rows.Refresh()
 	s.refreshes++
-	if s.refreshes%10 == 0 {
-		s.facetsFor = 0 // a running crawl finds new hosts and types: read them again now and then
-	}
+	s.facetsFor = 0 // the crawl's pages changed: the filters' counts are read again with the new count
 }
 
 // countText is the size of a listing in words: pages, or skipped URLs.
@@ -292,10 +290,11 @@ func (s *resultsScreen) loadFacets() {
 			s.ui.showError(fmt.Errorf("read the filters' values: %w", err))
 			return
 		}
+		old := s.facets
 		s.facets = v.f
 		s.setting = true
-		s.ctype.SetOptions(append([]string{anyType}, facetLabels(v.f.Types)...))
-		s.host.SetOptions(append([]string{anyHost}, facetLabels(v.f.Hosts)...))
+		setFacets(s.ctype, anyType, old.Types, v.f.Types)
+		setFacets(s.host, anyHost, old.Hosts, v.f.Hosts)
 		depths := []string{anyDepth}
 		for i := 0; i <= min(v.depth, 50); i++ {
 			depths = append(depths, strconv.Itoa(i))
@@ -303,6 +302,27 @@ func (s *resultsScreen) loadFacets() {
 		s.dep.SetOptions(depths)
 		s.setting = false
 	})
+}
+
+// setFacets gives a filter the values now, keeping the value chosen
+// under its new label (the counts in labels change as a crawl goes on).
+func setFacets(sel *widget.Select, any string, old, now []db.Facet) {
+	chosen, ok := "", false
+	if sel.Selected != any {
+		chosen, ok = facetValue(old, sel.Selected), true
+	}
+	labels := facetLabels(now)
+	sel.SetOptions(append([]string{any}, labels...))
+	if !ok {
+		return
+	}
+	for i, f := range now {
+		if f.Value == chosen {
+			sel.SetSelected(labels[i])
+			return
+		}
+	}
+	sel.SetSelected(any)
 }
 
 func facetLabels(list []db.Facet) []string {

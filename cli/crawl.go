@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/logfile"
 	"github.com/trawler/trawler/crawl/secret"
 	"github.com/trawler/trawler/db"
 )
@@ -130,7 +131,7 @@ func crawlArg(d *db.DB, args []string) (int64, error) {
 // runEngine runs a crawl to its end with a live status line, a log beside
 // the database, a summary and the hook.
 func runEngine(s IO, cmd string, d *db.DB, id int64, c crawl.Config, quiet bool) int {
-	log, logFile, err := openLog(d.Path(), c)
+	log, logFile, err := logfile.Open(d.Path(), c)
 	if err != nil {
 		return fail(s, cmd, err)
 	}

@@ -9,12 +9,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 	"time"
 
 	"github.com/trawler/trawler/crawl"
 	"github.com/trawler/trawler/crawl/hook"
+	"github.com/trawler/trawler/crawl/logfile"
 	"github.com/trawler/trawler/crawl/secret"
 	"github.com/trawler/trawler/db"
 )
@@ -27,6 +29,7 @@ type Session struct {
 	Engine *crawl.Engine
 
 	d      *db.DB
+	log    io.Closer // the crawl's log file beside the database
 	cancel context.CancelFunc
 	done   chan struct{}
 	kick   chan struct{} // a new state waits in pending
@@ -95,8 +98,13 @@ func Recrawl(d *db.DB, id int64, dueOnly bool, get func(secret.Need) (string, er
 }
 
 func launch(d *db.DB, info db.CrawlInfo, cfg crawl.Config) (*Session, error) {
-	e, err := crawl.New(cfg, d.Crawl(info.ID))
+	logger, logFile, err := logfile.Open(d.Path(), cfg)
 	if err != nil {
+		return nil, fmt.Errorf("prepare crawl %d: %w", info.ID, err)
+	}
+	e, err := crawl.New(cfg, d.Crawl(info.ID), crawl.WithLogger(logger.With("crawl", info.ID)))
+	if err != nil {
+		logFile.Close()
 		return nil, fmt.Errorf("prepare crawl %d: %w", info.ID, err)
 	}
 	if err := d.SetState(context.Background(), info.ID, db.StateRunning); err != nil {
@@ -104,7 +112,7 @@ func launch(d *db.DB, info db.CrawlInfo, cfg crawl.Config) (*Session, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Session{
-		ID: info.ID, Name: info.Name, Engine: e, d: d, cancel: cancel,
+		ID: info.ID, Name: info.Name, Engine: e, d: d, log: logFile, cancel: cancel,
 		done: make(chan struct{}), kick: make(chan struct{}, 1), wrote: make(chan struct{}),
 	}
 	go s.writeStates()
@@ -138,6 +146,7 @@ func (s *Session) run(ctx context.Context) {
 		hookState = crawl.StateFailed
 	}
 	hookErr := hook.Run(context.Background(), s.Engine.Config().Hook, s.ID, s.d.Path(), hookState, os.Stderr)
+	_ = s.log.Close() // every line is written as it comes; nothing is lost on a failed close
 	s.mu.Lock()
 	s.err = errors.Join(runErr, stateErr)
 	s.hookErr = hookErr

@@ -3,8 +3,11 @@ package runner
 import (
 	"context"
 	"errors"
+	"github.com/trawler/trawler/crawl/logfile"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -76,6 +79,12 @@ func TestStartRunsToDone(t *testing.T) {
 	}
 	if p := s.Final(); p.Done != 40 || p.State != crawl.StateDone {
 		t.Errorf("final progress %+v", p)
+	}
+	// The window writes the crawl's log beside the database, as the
+	// command line does.
+	log, err := os.ReadFile(logfile.Path(d.Path()))
+	if err != nil || !strings.Contains(string(log), "crawl starting") || !strings.Contains(string(log), "crawl done") {
+		t.Errorf("the log beside the database: %v\n%s", err, log)
 	}
 }
 

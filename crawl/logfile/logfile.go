@@ -1,4 +1,8 @@
-package cli
+// Package logfile is a crawl's log file beside its database (trawler.db →
+// trawler.log), written by the command line and the window alike: slog
+// text at the crawl's log level, appended, with every password of the
+// crawl's settings masked before a line reaches the disk.
+package logfile
 
 import (
 	"bytes"
@@ -15,8 +19,8 @@ import (
 	"github.com/trawler/trawler/crawl/secret"
 )
 
-// logPath is the crawl log beside a database: trawler.db → trawler.log.
-func logPath(dbPath string) string {
+// Path is the crawl log beside a database: trawler.db → trawler.log.
+func Path(dbPath string) string {
 	ext := filepath.Ext(dbPath)
 	if ext == ".log" {
 		return dbPath + ".log"
@@ -24,10 +28,11 @@ func logPath(dbPath string) string {
 	return strings.TrimSuffix(dbPath, ext) + ".log"
 }
 
-// openLog opens the crawl log for appending, as slog text at the crawl's
-// log level. Every password of c is masked before a line reaches the file.
-func openLog(dbPath string, c crawl.Config) (*slog.Logger, io.Closer, error) {
-	path := logPath(dbPath)
+// Open opens the crawl log beside the database at dbPath for appending,
+// as slog text at c's log level. Every password of c is masked before a
+// line reaches the file. Close the Closer when the crawl ends.
+func Open(dbPath string, c crawl.Config) (*slog.Logger, io.Closer, error) {
+	path := Path(dbPath)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open the log %s: %w", path, err)

@@ -3,6 +3,7 @@ package gui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/rabin"
 	"github.com/trawler/trawler/crawl/testsite"
 	"github.com/trawler/trawler/db"
 	"github.com/trawler/trawler/gui/form"
@@ -327,5 +329,53 @@ func TestWindowOffersToResume(t *testing.T) {
 	h.crawlDone()
 	if info, _ := d.CrawlInfo(context.Background(), id); info.State != db.StateDone || info.Pages != 30 {
 		t.Errorf("after resuming: %+v", info)
+	}
+}
+
+// TestInlinksShowTotalsAndPage: a page linked from 120 pages, twice from
+// each, shows the true totals and reads the linking pages on request.
+func TestInlinksShowTotalsAndPage(t *testing.T) {
+	d := fixture.OpenDB(t)
+	ctx := context.Background()
+	cfg := crawl.DefaultConfig()
+	cfg.Seeds = []string{"http://www.example.test/"}
+	id, err := d.CreateCrawl(ctx, "linked", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const target = "http://www.example.test/target"
+	b := &crawl.Batch{Pages: []*crawl.Page{{URL: target, FP: rabin.FingerprintString(target), Status: 200, Title: "Target"}}}
+	for i := range 120 {
+		u := fmt.Sprintf("http://www.example.test/p%d", i)
+		b.Pages = append(b.Pages, &crawl.Page{URL: u, FP: rabin.FingerprintString(u), Status: 200, Links: []crawl.Link{
+			{URL: target, Kind: crawl.LinkA, Text: "menu"}, {URL: target, Kind: crawl.LinkA, Text: "read more"}}})
+	}
+	if err := d.Crawl(id).Apply(ctx, "t", b); err != nil {
+		t.Fatal(err)
+	}
+	_ = d.SetState(ctx, id, db.StateDone)
+	h := newHarness(t, d)
+	rs := h.ui.results
+	h.until("the crawl", func() bool { return rs.count.Text == "121 pages" })
+	h.until("row 0", func() bool { _, ok := rs.rows.Row(0); return ok })
+	rs.selectRow(0)
+	h.until("the detail", func() bool { return rs.detail.shown != nil })
+	if !paneSays(rs.detail.body, "Inlinks: 240 links from 120 pages") {
+		t.Error("the inlinks' totals are missing")
+	}
+	if !paneSays(rs.detail.body, `http://www.example.test/p0  “menu”, “read more”  (2 links)`) {
+		t.Error("a linking page is not one line with its anchors")
+	}
+	for shown := 50; shown < 120; shown += 50 {
+		more := findButton(rs.detail.body, fmt.Sprintf("Show more (%d pages of 120 pages shown)", shown))
+		if more == nil {
+			t.Fatalf("no Show more button at %d", shown)
+		}
+		test.Tap(more)
+		next := min(shown+50, 120)
+		h.until("the next linking pages", func() bool { return paneSays(rs.detail.body, fmt.Sprintf("/p%d  ", next-1)) })
+	}
+	if findButton(rs.detail.body, "Show more (120 pages of 120 pages shown)") != nil {
+		t.Error("Show more stays after every page is shown")
 	}
 }

@@ -141,11 +141,7 @@ func (p *detailPane) show(det *browse.Detail) {
 		outs = append(outs, linkText(l.URL, l.Text, string(l.Kind), l.NoFollow))
 	}
 	p.section(fmt.Sprintf("Outlinks (%d)", len(pg.Links)), lines(outs, "no links on this page"))
-	var ins []string
-	for _, l := range det.Inlinks {
-		ins = append(ins, linkText(l.From, l.Text, string(l.Kind), false))
-	}
-	p.section(fmt.Sprintf("Inlinks (%d)", len(det.Inlinks)), lines(ins, "no stored page links here"))
+	p.section(inlinksTitle(det.Inlinks), p.inlinks(det))
 	var dups []string
 	for _, r := range det.Duplicates {
 		dups = append(dups, r.URL)

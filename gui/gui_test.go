@@ -235,7 +235,7 @@ func TestSearchFiltersAndDetail(t *testing.T) {
 	if dp.shown.Page.URL != row.URL || !dp.scroll.Visible() {
 		t.Errorf("detail shows %s, want %s", dp.shown.Page.URL, row.URL)
 	}
-	if !paneSays(dp.body, row.URL) || !paneSays(dp.body, "Outlinks (2)") || !paneSays(dp.body, "Inlinks (1)") {
+	if !paneSays(dp.body, row.URL) || !paneSays(dp.body, "Outlinks (2)") || !paneSays(dp.body, "Inlinks: 1 link from 1 page") {
 		t.Error("detail pane lacks the URL or the link sections")
 	}
 	cp := findButton(dp.body, "Copy URL")

@@ -179,8 +179,8 @@ func TestLoadDetail(t *testing.T) {
 	if det.Page.Title != "Page 10 of the example site" || len(det.Page.Links) != 2 {
 		t.Errorf("page %+v", det.Page)
 	}
-	if len(det.Inlinks) != 1 || det.Inlinks[0].From != "http://www.example.test/page/4" {
-		t.Errorf("inlinks %+v", det.Inlinks)
+	if det.Inlinks != (db.InlinkCount{Links: 1, Pages: 1}) || len(det.Sources) != 1 || det.Sources[0].URL != "http://www.example.test/page/4" {
+		t.Errorf("inlinks %+v from %+v", det.Inlinks, det.Sources)
 	}
 	if len(det.Duplicates) != 1 || !strings.HasSuffix(det.Duplicates[0].URL, "/page/20") {
 		t.Errorf("duplicates %+v", det.Duplicates)

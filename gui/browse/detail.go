@@ -13,8 +13,11 @@ import (
 	"github.com/trawler/trawler/gui/format"
 )
 
-// LinkLimit bounds the inlinks and duplicates the detail pane lists.
+// LinkLimit bounds the duplicates the detail pane lists.
 const LinkLimit = 500
+
+// InlinkPage is how many linking pages the detail pane reads at a time.
+const InlinkPage = 50
 
 // Field is one labelled value of the detail pane.
 type Field struct {
@@ -25,13 +28,14 @@ type Field struct {
 type Detail struct {
 	ID         int64
 	Page       *crawl.Page
-	Before     []Field // known before the download (paper 003 table 1)
-	After      []Field // learnt from it (paper 003 table 2)
-	Inlinks    []db.LinkRow
-	Duplicates []db.PageRow // other pages with the same text
-	Near       []db.NearRow // the other pages of its near-duplicate group
-	NearSelf   db.NearRow   // the page's own row in its group: what it matched, how closely
-	Chain      []crawl.Hop  // the redirect chain through the page, first to last; one hop when none
+	Before     []Field           // known before the download (paper 003 table 1)
+	After      []Field           // learnt from it (paper 003 table 2)
+	Inlinks    db.InlinkCount    // how many links, from how many pages
+	Sources    []db.InlinkSource // the first InlinkPage pages linking here, with their anchors
+	Duplicates []db.PageRow      // other pages with the same text
+	Near       []db.NearRow      // the other pages of its near-duplicate group
+	NearSelf   db.NearRow        // the page's own row in its group: what it matched, how closely
+	Chain      []crawl.Hop       // the redirect chain through the page, first to last; one hop when none
 }
 
 // LoadDetail reads page id of a crawl with its inlinks and duplicates.
@@ -44,7 +48,10 @@ func LoadDetail(ctx context.Context, d *db.DB, crawlID, id int64) (*Detail, erro
 	if det.Chain, err = d.RedirectChain(ctx, crawlID, p.URL); err != nil {
 		return nil, fmt.Errorf("read the redirect chain of %s: %w", p.URL, err)
 	}
-	if det.Inlinks, err = d.Inlinks(ctx, crawlID, p.URL, LinkLimit); err != nil {
+	if det.Inlinks, err = d.CountInlinks(ctx, crawlID, p.URL); err != nil {
+		return nil, fmt.Errorf("count links to %s: %w", p.URL, err)
+	}
+	if det.Sources, err = d.InlinkSources(ctx, crawlID, p.URL, 0, InlinkPage); err != nil {
 		return nil, fmt.Errorf("read links to %s: %w", p.URL, err)
 	}
 	if p.ContentFP != 0 {

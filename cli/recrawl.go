@@ -23,9 +23,12 @@ Starts a new cycle of a finished crawl (the most recent one when no ID is
 given) with its saved settings: every page it visited is asked for again
 with If-None-Match and If-Modified-Since, so an unchanged page answers 304
 without a body; new links on changed pages are crawled as usual. The cycle
-ends with its change report: pages new, changed, unchanged, gone (404, 410,
-or no longer linked from any page) and errors, and the biggest changes
-("trawler changes" lists them all, "trawler diff" shows one).
+ends with its change report: pages new, changed, unchanged (a page that
+failed before and fails again is unchanged, "still broken"), gone (404 or
+410 after a good answer, or no longer linked from any page), and errors:
+every visit that failed (no answer, a status of 400 or more), the same
+count the window's Live screen and "trawler stats" show. The biggest
+changes follow ("trawler changes" lists them all, "trawler diff" shows one).
 
 --due-only visits only the pages the revisit schedule says are due: each
 page's change rate is estimated from its history (Cho and Garcia-Molina's
@@ -153,8 +156,7 @@ func printReport(s IO, d *db.DB, id int64, cycle, top int) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.Out, "cycle %d of crawl %d: %d new, %d changed, %d unchanged (%d not modified), %d gone, %d errors; %s of bodies read\n",
-		cycle, id, r.New, r.Changed, r.Unchanged, r.NotModified, r.Gone, r.Errors, humanBytes(r.Bytes))
+	fmt.Fprintf(s.Out, "cycle %d of crawl %d: %s; %s of bodies read\n", cycle, id, r.Summary(), humanBytes(r.Bytes))
 	if top <= 0 || cycle == 0 {
 		return nil
 	}

@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"fmt"
+	"net/http"
 	"sync"
 	"time"
 )
@@ -89,8 +90,8 @@ func pageEvent(p *Page) Event {
 	switch {
 	case p.Err != "":
 		ev.Level, ev.Message = LevelError, p.Err
-	case p.Status >= 400:
-		ev.Level, ev.Message = LevelWarn, fmt.Sprintf("HTTP %d", p.Status)
+	case p.Failed(): // the one definition of an error, as Live and the hosts table count it
+		ev.Level, ev.Message = LevelError, fmt.Sprintf("HTTP %d %s", p.Status, http.StatusText(p.Status))
 	default:
 		ev.Message = fmt.Sprintf("%s %d bytes in %s", p.ContentType, p.Length, p.Duration.Round(time.Millisecond))
 		if p.DuplicateOf != "" {

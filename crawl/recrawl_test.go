@@ -77,7 +77,8 @@ func TestRecrawl(t *testing.T) {
 		}
 	}
 	want := db.Report{CycleInfo: r.CycleInfo, New: int64(len(added)), Changed: int64(len(changed)),
-		Unchanged: int64(unchanged), Gone: int64(len(gone)), NotModified: int64(withValidators), Bytes: r.Bytes}
+		Unchanged: int64(unchanged), Gone: int64(len(gone)), NotModified: int64(withValidators), Bytes: r.Bytes,
+		Failed: int64(len(gone))}
 	if r != want || len(changed) != 20 || len(gone) != 10 || len(added) != 10 {
 		t.Errorf("report\n got %+v\nwant %+v", r, want)
 	}

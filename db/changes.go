@@ -18,9 +18,24 @@ import (
 // compared with the previous ones (crawl.Change).
 type Report struct {
 	CycleInfo
-	New, Changed, Unchanged, Gone, Errors int64
+	New, Changed, Unchanged, Gone, Errors int64 // visits by change class (Errors: the class "error")
 	NotModified                           int64 // of Unchanged, the pages answered 304 (no body read)
+	StillBroken                           int64 // of Unchanged, the pages that failed in both cycles
 	Bytes                                 int64 // body bytes read in the cycle
+
+	// Failed counts the cycle's visits that failed: no answer, a status
+	// of 400 or more, or a body that could not be read (crawl.Page.Failed).
+	// It is the one count of errors Live, the hosts table, trawler stats
+	// and Crawls show; gone and still-broken pages are among them.
+	Failed int64
+}
+
+// Summary is the report in one line, as the command line and the window
+// print it: "3 new, 1 changed, 480 unchanged (20 not modified, 1 still
+// broken), 2 gone, 3 errors".
+func (r Report) Summary() string {
+	return fmt.Sprintf("%d new, %d changed, %d unchanged (%d not modified, %d still broken), %d gone, %d errors",
+		r.New, r.Changed, r.Unchanged, r.NotModified, r.StillBroken, r.Gone, r.Failed)
 }
 
 // Visits returns how many visits the report counts.
@@ -70,7 +85,15 @@ FROM page_visits WHERE crawl_id = ? AND cycle = ? GROUP BY change`, crawlID, cyc
 			r.Errors = n
 		}
 	}
-	return r, wrap(rows.Err(), "count changes of cycle %d", cycle)
+	if err := rows.Err(); err != nil {
+		return r, wrap(err, "count changes of cycle %d", cycle)
+	}
+	err = d.r.QueryRowContext(ctx, `SELECT
+    coalesce(sum(v.status = 0 OR v.status >= 400 OR coalesce(p.err, '') <> ''), 0),
+    coalesce(sum(v.change = 'unchanged' AND (v.status = 0 OR v.status >= 400)), 0)
+FROM page_visits v LEFT JOIN pages p ON p.crawl_id = v.crawl_id AND p.fp = v.fp AND p.cycle = v.cycle
+WHERE v.crawl_id = ? AND v.cycle = ?`, crawlID, cycle).Scan(&r.Failed, &r.StillBroken)
+	return r, wrap(err, "count the failed visits of cycle %d", cycle)
 }
 
 // ChangeQuery selects the visits of one cycle for the list of changes.

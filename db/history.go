@@ -102,6 +102,11 @@ type priorVisit struct {
 	first     int64
 }
 
+// failed reports whether the previous visit failed: an error or gone.
+func (v *priorVisit) failed() bool {
+	return v.change == crawl.ChangeError || v.change == crawl.ChangeGone || v.status >= 400 || v.status == 0
+}
+
 type prior struct {
 	row   *priorRow   // nil when no page is stored for the URL
 	visit *priorVisit // nil when the URL was not visited in an earlier cycle
@@ -142,9 +147,10 @@ type visitRow struct {
 
 // classify compares a visit with the URL's previous one (nil for a first
 // visit), as crawl.Change documents: a first visit is new, or an error; a
-// 304 is unchanged; 404 and 410 are gone; other failures are errors; a
-// body is unchanged when its fingerprint equals the previous visit's (and
-// the page was not gone then), changed otherwise.
+// 304 is unchanged; a page that failed before and fails again is unchanged
+// (still broken); 404 and 410 are gone; other failures are errors; a body
+// is unchanged when its fingerprint equals the previous visit's (and the
+// page was not gone then), changed otherwise.
 func classify(p *crawl.Page, prev *priorVisit) visitRow {
 	v := visitRow{contentFP: int64(p.ContentFP)}
 	switch {
@@ -153,6 +159,8 @@ func classify(p *crawl.Page, prev *priorVisit) visitRow {
 	case prev == nil:
 		v.change = crawl.ChangeNew
 	case p.Status == http.StatusNotModified:
+		v.change = crawl.ChangeUnchanged
+	case p.Failed() && prev.failed():
 		v.change = crawl.ChangeUnchanged
 	case crawl.Gone(p.Status):
 		v.change = crawl.ChangeGone

@@ -140,10 +140,12 @@ func TestClassify(t *testing.T) {
 		{"other text", crawl.Page{Status: 200, ContentFP: 8}, ok, crawl.ChangeChanged, true},
 		{"404", crawl.Page{Status: 404}, ok, crawl.ChangeGone, true},
 		{"410", crawl.Page{Status: 410}, ok, crawl.ChangeGone, true},
-		{"still 404", crawl.Page{Status: 404}, gone, crawl.ChangeGone, false},
+		{"still 404: still broken", crawl.Page{Status: 404}, gone, crawl.ChangeUnchanged, false},
 		{"back from gone", crawl.Page{Status: 200}, gone, crawl.ChangeChanged, true},
 		{"server error", crawl.Page{Status: 500}, ok, crawl.ChangeError, false},
 		{"network error", crawl.Page{Err: "connection refused"}, ok, crawl.ChangeError, false},
+		{"still 500: still broken", crawl.Page{Status: 500}, &priorVisit{status: 500, change: crawl.ChangeError}, crawl.ChangeUnchanged, false},
+		{"404 after a 500", crawl.Page{Status: 404}, &priorVisit{status: 500, change: crawl.ChangeError}, crawl.ChangeUnchanged, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -167,8 +167,7 @@ func (s *changesScreen) show(cd changeData) {
 	if r.FinishedAt.IsZero() {
 		state = " (not finished)"
 	}
-	s.report.SetText(fmt.Sprintf("Cycle %d, %s%s: %d new · %d changed · %d unchanged (%d not modified) · %d gone · %d errors",
-		r.Cycle, what, state, r.New, r.Changed, r.Unchanged, r.NotModified, r.Gone, r.Errors))
+	s.report.SetText(fmt.Sprintf("Cycle %d, %s%s: %s", r.Cycle, what, state, r.Summary()))
 	s.rows = cd.rows
 	s.table.Refresh()
 	s.export.Enable()

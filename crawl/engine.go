@@ -71,10 +71,14 @@ type Engine struct {
 	ended    time.Time
 	byDepth  []int64
 	byStatus [6]int64
-	paused   chan struct{} // open while paused
-	stopping chan struct{} // closed by Stop
-	stopOnce sync.Once
-	fatal    error
+	before   time.Duration // crawling time of the cycle's earlier runs
+	peak     float64       // highest rate seen in this run
+
+	fetchedBefore int64         // done and error when this run began: rates count this run's fetches
+	paused        chan struct{} // open while paused
+	stopping      chan struct{} // closed by Stop
+	stopOnce      sync.Once
+	fatal         error
 }
 
 // New checks cfg (filling in defaults) and prepares an engine that writes to
@@ -220,6 +224,9 @@ func (e *Engine) Run(ctx context.Context) error {
 	<-writerDone
 
 	err := e.fatalErr()
+	if terr := e.store.AddRunTime(wctx, time.Since(e.started)); terr != nil && err == nil {
+		err = fmt.Errorf("store the run's time: %w", terr)
+	}
 	if err == nil {
 		if rerr := e.store.Release(wctx, e.owner); rerr != nil {
 			err = fmt.Errorf("hand back unfinished URLs: %w", rerr)
@@ -252,8 +259,17 @@ func (e *Engine) restore(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("count stored URLs: %w", err)
 	}
+	t, err := e.store.Totals(ctx)
+	if err != nil {
+		return fmt.Errorf("read the totals of earlier runs: %w", err)
+	}
+	e.mu.Lock()
+	e.byDepth, e.byStatus, e.before = append([]int64(nil), t.ByDepth...), t.ByStatus, t.Elapsed
+	e.mu.Unlock()
+	e.bytes.Store(t.Bytes)
 	e.done.Store(c.Done)
 	e.errs.Store(c.Error)
+	e.fetchedBefore = c.Done + c.Error
 	e.skipped.Store(c.Skipped)
 	e.reserved.Store(c.Done + c.Error)
 	if c.Skipped > 0 && !e.capReached() {

@@ -35,13 +35,19 @@ type Progress struct {
 	// with their reasons in the store (robots.txt, scope, depth, …).
 	Skipped int64
 
-	ByDepth     []int64  // fetched URLs per depth, done and error together
-	ByStatus    [6]int64 // fetched URLs per status class: [0] no response, [1..5] 1xx..5xx
-	PagesPerSec float64  // over the last RateWindow
-	Bytes       int64    // body bytes read
-	Elapsed     time.Duration
-	ActiveHosts int // hosts a worker is serving now
-	MaxPages    int // the page cap, 0 for none
+	// The figures below cover the crawl's current cycle, earlier runs
+	// (before a stop and a resume) included.
+	ByDepth  []int64       // fetched URLs per depth, done and error together
+	ByStatus [6]int64      // fetched URLs per status class: [0] no response, [1..5] 1xx..5xx
+	Bytes    int64         // body bytes read
+	Elapsed  time.Duration // time spent crawling
+
+	// Rates are this run's: fetched URLs per second over the last
+	// RateWindow, the highest such rate so far, and the average since the
+	// run began. Average never exceeds Peak.
+	PagesPerSec, Peak, Average float64
+	ActiveHosts                int // hosts a worker is serving now
+	MaxPages                   int // the page cap, 0 for none
 }
 
 // RateWindow is the span over which Progress.PagesPerSec is measured.
@@ -116,13 +122,15 @@ func (e *Engine) Progress() Progress {
 		MaxPages: e.cfg.MaxPages,
 	}
 	ended := e.ended
+	var run time.Duration
 	switch {
 	case e.started.IsZero():
 	case ended.IsZero():
-		p.Elapsed = now.Sub(e.started)
+		run = now.Sub(e.started)
 	default:
-		p.Elapsed = ended.Sub(e.started)
+		run = ended.Sub(e.started)
 	}
+	p.Elapsed = e.before + run
 	e.mu.Unlock()
 	p.Done = e.done.Load()
 	p.Errors = e.errs.Load()
@@ -131,8 +139,19 @@ func (e *Engine) Progress() Progress {
 	p.Waiting = int64(e.front.Len()) + e.spilled.Load() + e.parked.Load() + e.inHand.Load()
 	p.Bytes = e.bytes.Load()
 	p.ActiveHosts = e.front.ActiveHosts()
+	fetched := p.Done + p.Errors - e.fetchedBefore
+	if run > 0 {
+		p.Average = float64(max(fetched, 0)) / run.Seconds()
+	}
+	e.mu.Lock()
 	if ended.IsZero() {
 		p.PagesPerSec = e.meter.rate(now, p.Done+p.Errors)
+		e.peak = max(e.peak, p.PagesPerSec)
 	}
+	// A run shorter than the rate window, or one that ends on a burst,
+	// has an average no window saw: it is a rate the run reached too.
+	e.peak = max(e.peak, p.Average)
+	p.Peak = e.peak
+	e.mu.Unlock()
 	return p
 }

@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"time"
 
 	"github.com/trawler/trawler/crawl/neardup"
 )
@@ -60,6 +61,13 @@ type Store interface {
 	// nil when there is none. A revisit answered 304 brings no text to
 	// sketch; the stored one stands for it.
 	Sketch(ctx context.Context, fp uint64) (neardup.Sketch, error)
+
+	// Totals returns what the current cycle's earlier runs fetched and how
+	// long they ran, so a resumed crawl's figures go on from there.
+	Totals(ctx context.Context) (Totals, error)
+
+	// AddRunTime adds the time a run crawled to the current cycle's total.
+	AddRunTime(ctx context.Context, d time.Duration) error
 
 	// FinishCycle closes the crawl's current cycle (the first crawl, or a
 	// re-crawl): Run calls it when it ends with no URL left waiting. The

@@ -204,6 +204,15 @@ func (b *Batch) Empty() bool {
 	return len(b.New) == 0 && len(b.Pages) == 0 && len(b.Skipped) == 0
 }
 
+// Totals is what the earlier runs of a crawl's current cycle fetched: the
+// figures a resumed run carries on from.
+type Totals struct {
+	Bytes    int64         // body bytes stored
+	ByDepth  []int64       // pages stored per depth
+	ByStatus [6]int64      // pages stored per status class, as Progress.ByStatus
+	Elapsed  time.Duration // time the runs spent crawling
+}
+
 // Counts is how many URLs of a crawl are in each state. A store counts
 // leased URLs as waiting; only the running engine knows what is processing.
 type Counts struct {

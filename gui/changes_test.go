@@ -51,6 +51,11 @@ func TestRecrawlShowsChanges(t *testing.T) {
 	if want := "changed"; !strings.Contains(ch.report.Text, itoa(len(changed))+" "+want) {
 		t.Errorf("report %q, want %d changed", ch.report.Text, len(changed))
 	}
+	// Live ends the re-crawl with the same summary.
+	h.until("the summary on Live", func() bool { return h.ui.live.changes.Visible() })
+	if lv := h.ui.live.changes.Text; !strings.HasPrefix(lv, "Re-crawl 1: ") || !strings.HasSuffix(ch.report.Text, strings.TrimPrefix(lv, "Re-crawl 1: ")) {
+		t.Errorf("Live says %q, Changes %q; want the same summary", lv, ch.report.Text)
+	}
 	row, page := -1, 0
 	listed := 0
 	for i, r := range ch.rows {

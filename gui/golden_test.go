@@ -63,7 +63,7 @@ func liveUpdate() live.Update {
 	at := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 	u := live.Update{Progress: crawl.Progress{
 		State: crawl.StateRunning, Waiting: 2310, Processing: 50, Done: 4120, Errors: 37, Skipped: 318,
-		ByDepth: []int64{1, 12, 96, 640, 2210, 1198}, PagesPerSec: 48.6, Bytes: 61 << 20, Elapsed: 87 * time.Second,
+		ByDepth: []int64{1, 12, 96, 640, 2210, 1198}, PagesPerSec: 48.6, Peak: 52.3, Average: 47.4, Bytes: 61 << 20, Elapsed: 87 * time.Second,
 	}}
 	for i := range 120 {
 		u.Rates = append(u.Rates, 40+8*float64(i%9)/9+float64(i%4))

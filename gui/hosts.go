@@ -25,15 +25,16 @@ type hostsPanel struct {
 }
 
 var hostColumns = []textColumn{
-	{"Host", 150}, {"Waiting", 68}, {"In flight", 68}, {"Next", 70}, {"Delay", 70}, {"Errors", 56},
+	{"Host", 150}, {"Queued", 68}, {"Fetching", 78}, {"Next", 70}, {"Delay", 70}, {"Errors", 56},
 }
 
 func newHostsPanel() *hostsPanel {
 	p := &hostsPanel{now: time.Now}
 	p.title = heading("Hosts")
+	note := caption("Queued: URLs in memory for the host (Waiting also counts those stored for later). Fetching: requests under way.")
 	p.table = textTable(hostColumns, fyne.TextTruncateClip, func() int { return len(p.list) },
 		func(row, col int) string { return p.cell(p.list[row], col) })
-	p.content = container.NewBorder(p.title, nil, nil, nil, p.table)
+	p.content = container.NewBorder(p.title, note, nil, nil, p.table)
 	return p
 }
 

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/db"
 	"github.com/trawler/trawler/gui/chart"
 	"github.com/trawler/trawler/gui/live"
 	"github.com/trawler/trawler/gui/runner"
@@ -32,6 +33,7 @@ type liveScreen struct {
 	waiting, processing, errs  *widget.Label
 	done, rate, bytes, elapsed *widget.Label
 	left, skipped              *widget.Label
+	changes                    *widget.Label // a finished re-crawl's change summary
 	rateChart                  *chart.RateChart
 	depths                     *chart.DepthBars
 	level                      *widget.Select
@@ -45,6 +47,9 @@ func newLiveScreen(ui *UI) *liveScreen {
 	s := &liveScreen{ui: ui}
 	s.title = heading("")
 	s.state = widget.NewLabel("")
+	s.changes = widget.NewLabel("")
+	s.changes.Wrapping = fyne.TextWrapWord
+	s.changes.Hide()
 	s.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), ui.pauseCrawl)
 	s.resume = widget.NewButtonWithIcon("Resume", theme.MediaPlayIcon(), ui.resumeCrawl)
 	s.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), ui.stopCrawl)
@@ -79,14 +84,14 @@ func newLiveScreen(ui *UI) *liveScreen {
 	controls := container.NewHBox(s.pause, s.resume, s.stop, s.open)
 	head := container.NewBorder(nil, nil, container.NewHBox(s.title, s.state), controls)
 	queues := container.NewGridWithColumns(5,
-		tile("Waiting", s.waiting), tile("Processing", s.processing), tile("Errors", s.errs), tile("Done", s.done),
-		tile("Skipped", s.skipped))
+		tile("Waiting", s.waiting), tile("Processing (fetching or storing)", s.processing), tile("Errors", s.errs),
+		tile("Done", s.done), tile("Skipped", s.skipped))
 	speed := container.NewGridWithColumns(4,
 		tile("Speed", s.rate), tile("Read", s.bytes), tile("Elapsed", s.elapsed), tile("Time left", s.left))
 	charts := container.NewGridWithColumns(2,
 		container.NewBorder(caption("Pages per second, last two minutes"), nil, nil, nil, s.rateChart),
 		container.NewBorder(caption("Pages fetched per link depth"), nil, nil, nil, s.depths))
-	top := container.NewVBox(head, s.bar, queues, speed, container.New(&fixedHeight{h: 170}, charts), widget.NewSeparator())
+	top := container.NewVBox(head, s.bar, queues, speed, s.changes, container.New(&fixedHeight{h: 170}, charts), widget.NewSeparator())
 	logHead := container.NewBorder(nil, nil, heading("Recent fetches and errors"), s.level)
 	s.hosts = newHostsPanel()
 	logBox := container.NewBorder(logHead, nil, nil, nil, s.list)
@@ -191,6 +196,7 @@ func (ui *UI) follow(sess *runner.Session) {
 // leaving the tab the user is on.
 func (ui *UI) watch(sess *runner.Session) {
 	ui.session = sess
+	showText(ui.live.changes, "") // the summary was the last cycle's
 	if ui.stats != nil {
 		ui.stats.setCrawling(true)
 	}
@@ -235,6 +241,7 @@ func (ui *UI) onUpdate(sess *runner.Session, u live.Update) {
 	if sess.Err() != nil || u.Progress.State != crawl.StateDone {
 		return
 	}
+	ui.live.showChanges(ui.d, sess.ID)
 	switch sess.Engine.Config().OnCompletion { // the crawl's "when done" setting
 	case crawl.OnCompletionQuit:
 		ui.closeNow()
@@ -293,4 +300,27 @@ func (f *fixedHeight) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
 	}
+}
+
+// showChanges puts a finished re-crawl's change summary under Live's
+// counters: what the cycle found, in the words of the Changes screen.
+func (s *liveScreen) showChanges(d *db.DB, id int64) {
+	background(s.ui, func() (string, error) {
+		ctx := context.Background()
+		info, err := d.CrawlInfo(ctx, id)
+		if err != nil || info.Cycle == 0 {
+			return "", err
+		}
+		r, err := d.ChangeReport(ctx, id, info.Cycle)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("Re-crawl %d: %s", info.Cycle, r.Summary()), nil
+	}, func(text string, err error) {
+		if err != nil {
+			s.ui.showError(fmt.Errorf("read the re-crawl's changes: %w", err))
+			return
+		}
+		showText(s.changes, text)
+	})
 }

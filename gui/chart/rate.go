@@ -103,7 +103,7 @@ func (r *rateRenderer) place() {
 	for _, x := range v {
 		peak = max(peak, x)
 	}
-	r.peak.Text = fmt.Sprintf("peak %.1f pages/s", peak)
+	r.peak.Text = fmt.Sprintf("highest in view: %.1f pages/s", peak)
 	r.peak.Move(fyne.NewPos(left, pad/2))
 	r.peak.Resize(r.peak.MinSize())
 	r.empty.Text = ""

@@ -50,16 +50,15 @@ func Present(p crawl.Progress) Stats {
 	return s
 }
 
-// rateText is the current rate while the crawl runs, and the average
-// over the run once it has ended.
+// rateText is the current rate while the crawl runs and the average over
+// the run once it has ended, each with the run's peak (never below the
+// average: both come from the engine's Progress).
 func rateText(p crawl.Progress) string {
 	switch p.State {
 	case crawl.StateDone, crawl.StateStopped, crawl.StateFailed:
-		if p.Elapsed > 0 {
-			return fmt.Sprintf("%.1f pages/s average", float64(p.Fetched())/p.Elapsed.Seconds())
-		}
+		return fmt.Sprintf("%.1f pages/s average, peak %.1f", p.Average, p.Peak)
 	}
-	return fmt.Sprintf("%.1f pages/s", p.PagesPerSec)
+	return fmt.Sprintf("%.1f pages/s, peak %.1f", p.PagesPerSec, p.Peak)
 }
 
 func stateText(s crawl.RunState) string {

@@ -328,7 +328,9 @@ func (e *Engine) finishCycle(ctx context.Context) error {
 		e.parked.Store(0)
 		e.inHand.Store(0)
 		e.front.Drain()
-		return nil
+		if n > 0 {
+			return nil
+		}
 	}
 	c, err := e.store.Counts(ctx)
 	if err != nil {

@@ -107,6 +107,10 @@ func TestSkippedURLsKeepTheirReason(t *testing.T) {
 
 func TestPageCapSkipsTheRestAndResumeTakesItUp(t *testing.T) {
 	s := newLogServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nDisallow: /p0\n")
+			return
+		}
 		w.Header().Set("Content-Type", "text/html")
 		if r.URL.Path == "/" {
 			for i := range 5 {
@@ -116,23 +120,26 @@ func TestPageCapSkipsTheRestAndResumeTakesItUp(t *testing.T) {
 	})
 	cfg := config(s.URL + "/")
 	cfg.MaxPages = 3
+	cfg.Robots = true // a URL robots.txt refuses costs no place under the cap
 	h := newHarness(t, cfg)
 	p := h.run()
 	if p.Done != 3 || p.Skipped != 3 || p.Waiting != 0 {
 		t.Fatalf("done %d skipped %d waiting %d; want 3, 3, 0", p.Done, p.Skipped, p.Waiting)
 	}
-	for u, why := range h.skips() {
-		if why != crawl.SkipPageCap {
-			t.Errorf("%s skipped for %q, want page-cap", u, why)
-		}
+	reasons := map[crawl.SkipReason]int{}
+	for _, why := range h.skips() {
+		reasons[why]++
 	}
-	if n := len(s.paths()); n != 3 {
-		t.Errorf("%d requests, want 3: %v", n, s.paths())
+	if reasons[crawl.SkipPageCap] != 2 || reasons[crawl.SkipRobots] != 1 {
+		t.Errorf("skipped for %v; want 2 over the page cap and 1 by robots.txt", reasons)
+	}
+	if n := len(s.paths()); n != 4 {
+		t.Errorf("%d requests, want robots.txt and 3 pages: %v", n, s.paths())
 	}
 	h.cfg.MaxPages = 0
 	p = h.run()
-	if p.Done != 6 || p.Skipped != 0 || len(h.skips()) != 0 {
-		t.Errorf("resumed without a cap: done %d skipped %d (%v); want 6, 0", p.Done, p.Skipped, h.skips())
+	if p.Done != 5 || p.Skipped != 1 || len(h.skips()) != 1 {
+		t.Errorf("resumed without a cap: done %d skipped %d (%v); want 5, 1", p.Done, p.Skipped, h.skips())
 	}
 }
 

@@ -89,6 +89,7 @@ func (e *Engine) visit(ctx context.Context, it Item) (result, outcome) {
 		}
 		return result{}, requeued
 	case blocked:
+		e.reserved.Add(-1) // no fetch is made: the page cap has room for another URL
 		return result{skips: []Skip{{URL: it.URL, FP: it.FP, Depth: it.Depth, Parent: it.Parent,
 			Resource: it.Resource, Reason: SkipRobots, Claimed: true}}}, visited
 	}

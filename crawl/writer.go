@@ -133,7 +133,6 @@ func (e *Engine) commit(ctx context.Context, b *Batch) error {
 	e.errs.Add(failed)
 	e.skipped.Add(int64(len(b.Skipped)))
 	e.processing.Add(-(ok + failed + claimed))
-	e.reserved.Add(-claimed) // robots.txt refused them: no fetch was made
 	e.meter.add(time.Now(), e.done.Load()+e.errs.Load())
 	return nil
 }

@@ -24,46 +24,86 @@ const previewChars = 3000
 // listCap is how many links of each kind the pane lists.
 const listCap = 200
 
-// detailPane shows everything stored about the selected page.
+// detailPane shows everything stored about the selected page: a header
+// (title, URL, actions) above tabs, each scrolling on its own, so the text
+// is one click away however many links the page has. Hidden while no row
+// is selected, so the table has the width.
 type detailPane struct {
 	ui      *UI
 	content fyne.CanvasObject
 	empty   fyne.CanvasObject
-	body    *fyne.Container
-	scroll  *container.Scroll
+	body    *fyne.Container // the page shown: header and tabs
+	tabs    *container.AppTabs
 	want    int64 // page asked for last
 	shown   *browse.Detail
 }
 
+// The detail pane's tabs, in order.
+const (
+	tabOverview   = "Overview"
+	tabLinks      = "Links"
+	tabText       = "Text"
+	tabHistory    = "History"
+	tabDuplicates = "Duplicates"
+	tabWhy        = "Why"
+)
+
 func newDetailPane(ui *UI) *detailPane {
-	p := &detailPane{ui: ui, body: container.NewVBox()}
+	p := &detailPane{ui: ui, body: container.NewStack()}
 	p.empty = emptyState("No page selected", "Select a row to see everything Trawler stored about the page.")
-	p.scroll = container.NewVScroll(p.body)
-	p.scroll.Hide()
-	p.content = container.NewStack(p.empty, p.scroll)
+	p.body.Hide()
+	p.content = container.NewStack(p.empty, p.body)
+	p.content.Hide()
 	return p
+}
+
+// page lays out a header above tabs of the given contents, keeping the
+// tab the user had chosen.
+func (p *detailPane) page(header fyne.CanvasObject, tabs ...*container.TabItem) {
+	chosen := tabOverview
+	if p.tabs != nil && p.tabs.Selected() != nil {
+		chosen = p.tabs.Selected().Text
+	}
+	p.tabs = container.NewAppTabs(tabs...)
+	for _, t := range tabs {
+		if t.Text == chosen {
+			p.tabs.Select(t)
+		}
+	}
+	p.body.RemoveAll()
+	p.body.Add(container.NewBorder(header, nil, nil, nil, p.tabs))
+	p.empty.Hide()
+	p.body.Show()
+	p.content.Show()
+	p.ui.results.layoutSplit()
+}
+
+// tab is one tab of the pane: its sections one under the other, scrolling.
+func tab(name string, sections ...fyne.CanvasObject) *container.TabItem {
+	return container.NewTabItem(name, container.NewVScroll(container.NewVBox(sections...)))
+}
+
+// section is a titled part of a tab.
+func section(name string, content fyne.CanvasObject) fyne.CanvasObject {
+	h := widget.NewLabel(name)
+	h.TextStyle.Bold = true
+	return container.NewVBox(h, content, widget.NewSeparator())
 }
 
 // showSkipped shows a URL the crawl found and did not fetch: why, and
 // where it was found.
 func (p *detailPane) showSkipped(r db.PageRow) {
 	p.want, p.shown = r.ID, nil
-	p.body.RemoveAll()
 	t := heading("Skipped: " + r.SkipReason.Label())
 	t.Wrapping = fyne.TextWrapWord
 	cp := widget.NewButtonWithIcon("Copy URL", theme.ContentCopyIcon(), func() { p.ui.app.Clipboard().SetContent(r.URL) })
-	p.body.Add(t)
-	p.body.Add(wrapped(r.URL))
-	p.body.Add(container.NewHBox(cp))
-	p.section("Found, not fetched", fieldGrid([]browse.Field{
+	header := container.NewVBox(t, wrapped(r.URL), container.NewHBox(cp))
+	p.page(header, tab(tabWhy, section("Found, not fetched", fieldGrid([]browse.Field{
 		{Label: "Reason", Value: r.SkipReason.Label()},
 		{Label: "Depth", Value: strconv.Itoa(r.Depth)},
 		{Label: "Found on", Value: r.Parent},
 		{Label: "Found at", Value: p.ui.opts.TimeText(r.FetchedAt)},
-	}))
-	p.empty.Hide()
-	p.scroll.Show()
-	p.scroll.ScrollToTop()
+	}))))
 }
 
 // chainLines lists the redirect chain through the page, marking the page.
@@ -96,8 +136,10 @@ func chainLines(det *browse.Detail) []string {
 func (p *detailPane) clear() {
 	p.want, p.shown = 0, nil
 	p.body.RemoveAll()
-	p.scroll.Hide()
+	p.body.Hide()
 	p.empty.Show()
+	p.content.Hide()
+	p.ui.results.layoutSplit()
 }
 
 // load reads page id of crawl and shows it.
@@ -121,7 +163,6 @@ func (p *detailPane) load(crawl, id int64) {
 func (p *detailPane) show(det *browse.Detail) {
 	p.shown = det
 	pg := det.Page
-	p.body.RemoveAll()
 	title := pg.Title
 	if title == "" {
 		title = "(no title)"
@@ -130,23 +171,15 @@ func (p *detailPane) show(det *browse.Detail) {
 	t.Wrapping = fyne.TextWrapWord
 	open := widget.NewButtonWithIcon("Open in browser", theme.ComputerIcon(), func() { p.openInBrowser(pg.URL) })
 	cp := widget.NewButtonWithIcon("Copy URL", theme.ContentCopyIcon(), func() { p.ui.app.Clipboard().SetContent(pg.URL) })
-	p.body.Add(t)
-	p.body.Add(wrapped(pg.URL))
-	p.body.Add(container.NewHBox(open, cp))
-	p.section("Before the download", fieldGrid(det.Before))
-	p.section("What the download told", fieldGrid(det.After))
-	p.section("Redirect chain", lines(chainLines(det), "no redirects"))
+	header := container.NewVBox(t, wrapped(pg.URL), container.NewHBox(open, cp))
 	var outs []string
 	for _, l := range pg.Links {
 		outs = append(outs, linkText(l.URL, l.Text, string(l.Kind), l.NoFollow))
 	}
-	p.section(fmt.Sprintf("Outlinks (%d)", len(pg.Links)), lines(outs, "no links on this page"))
-	p.section(inlinksTitle(det.Inlinks), p.inlinks(det))
 	var dups []string
 	for _, r := range det.Duplicates {
 		dups = append(dups, r.URL)
 	}
-	p.section(fmt.Sprintf("Same text as this page (%d)", len(dups)), lines(dups, "no other page has the same text"))
 	var near []string
 	if m := det.NearSelf; m.Match != "" {
 		near = append(near, fmt.Sprintf("this page: %.0f%% like %s", m.Similarity*100, m.Match))
@@ -154,7 +187,6 @@ func (p *detailPane) show(det *browse.Detail) {
 	for _, r := range det.Near {
 		near = append(near, nearText(r))
 	}
-	p.section(fmt.Sprintf("Near-duplicates (%d)", len(det.Near)), lines(near, "no near-duplicate of this page"))
 	text := pg.Text
 	if r := []rune(text); len(r) > previewChars {
 		text = string(r[:previewChars]) + "…"
@@ -162,18 +194,45 @@ func (p *detailPane) show(det *browse.Detail) {
 	if text == "" {
 		text = "no text"
 	}
-	p.section("Text", wrapped(text))
-	p.empty.Hide()
-	p.scroll.Show()
-	p.scroll.ScrollToTop()
+	p.page(header,
+		tab(tabOverview, section("Before the download", fieldGrid(det.Before)),
+			section("What the download told", fieldGrid(det.After))),
+		tab(tabLinks, section(inlinksTitle(det.Inlinks), p.inlinks(det)),
+			section(fmt.Sprintf("Outlinks (%d)", len(pg.Links)), lines(outs, "no links on this page"))),
+		tab(tabText, wrapped(text)),
+		tab(tabHistory, section("Visits", lines(historyLines(det), "no visit recorded"))),
+		tab(tabDuplicates, section(fmt.Sprintf("Same text as this page (%d)", len(dups)), lines(dups, "no other page has the same text")),
+			section(fmt.Sprintf("Near-duplicates (%d)", len(det.Near)), lines(near, "no near-duplicate of this page"))),
+		tab(tabWhy, section("How the crawl reached it", fieldGrid(whyFields(det))),
+			section("Redirect chain", lines(chainLines(det), "no redirects"))),
+	)
 }
 
-func (p *detailPane) section(name string, content fyne.CanvasObject) {
-	p.body.Add(widget.NewSeparator())
-	h := widget.NewLabel(name)
-	h.TextStyle.Bold = true
-	p.body.Add(h)
-	p.body.Add(content)
+// whyFields say why the page was crawled: where it was found, how deep.
+func whyFields(det *browse.Detail) []browse.Field {
+	pg := det.Page
+	found := pg.Parent
+	if found == "" {
+		found = "a seed of the crawl"
+	}
+	return []browse.Field{
+		{Label: "Found on", Value: found},
+		{Label: "Depth", Value: strconv.Itoa(pg.Depth) + " link hops from a seed"},
+		{Label: "Fetched as", Value: map[bool]string{true: "a resource (status, type and size only)", false: "a page"}[pg.Resource]},
+	}
+}
+
+// historyLines are the page's visits, first first: when, status, change.
+func historyLines(det *browse.Detail) []string {
+	var out []string
+	for _, v := range det.History {
+		line := fmt.Sprintf("cycle %d  %s  %d  %s", v.Cycle, v.At.Local().Format("2006-01-02 15:04"), v.Status, v.Change)
+		if v.WordsAdded+v.WordsRemoved > 0 {
+			line += fmt.Sprintf("  (+%d −%d words)", v.WordsAdded, v.WordsRemoved)
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 func (p *detailPane) openInBrowser(raw string) {
@@ -258,7 +317,7 @@ func lines(texts []string, none string) fyne.CanvasObject {
 // wrapped is a selectable label that breaks long lines anywhere.
 func wrapped(text string) *widget.Label {
 	l := widget.NewLabel(text)
-	l.Wrapping = fyne.TextWrapBreak
+	l.Wrapping = fyne.TextWrapWord // at word boundaries; a word longer than the line is broken
 	l.Selectable = true
 	return l
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -232,7 +233,7 @@ func TestSearchFiltersAndDetail(t *testing.T) {
 	rs.table.Select(widget.TableCellID{Row: 0, Col: 0})
 	dp := rs.detail
 	h.until("the detail pane", func() bool { return dp.shown != nil && dp.shown.ID == row.ID })
-	if dp.shown.Page.URL != row.URL || !dp.scroll.Visible() {
+	if dp.shown.Page.URL != row.URL || !dp.body.Visible() {
 		t.Errorf("detail shows %s, want %s", dp.shown.Page.URL, row.URL)
 	}
 	if !paneSays(dp.body, row.URL) || !paneSays(dp.body, "Outlinks (2)") || !paneSays(dp.body, "Inlinks: 1 link from 1 page") {
@@ -285,6 +286,14 @@ func paneSays(o fyne.CanvasObject, text string) bool {
 	case *fyne.Container:
 		for _, c := range v.Objects {
 			if paneSays(c, text) {
+				return true
+			}
+		}
+	case *container.Scroll:
+		return paneSays(v.Content, text)
+	case *container.AppTabs:
+		for _, it := range v.Items {
+			if paneSays(it.Content, text) {
 				return true
 			}
 		}

@@ -1,6 +1,7 @@
 package gui
 
 import (
+	_ "github.com/trawler/trawler/gui/fynelocale" // quiet under C.UTF-8, as the binary is
 	"image"
 	"sync"
 	"testing"
@@ -182,6 +183,10 @@ func walk(o fyne.CanvasObject, fn func(fyne.CanvasObject)) {
 	case *container.Split:
 		walk(v.Leading, fn)
 		walk(v.Trailing, fn)
+	case *container.AppTabs:
+		for _, it := range v.Items {
+			walk(it.Content, fn)
+		}
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -103,13 +102,7 @@ func TestNearDuplicatesFilterAndDetail(t *testing.T) {
 		t.Errorf("the copy's own match: %+v", self)
 	}
 	want := fmt.Sprintf("this page: %.0f%% like %s", self.Similarity*100, base+"/a")
-	found := false
-	deepWalk(rs.detail.content, func(o fyne.CanvasObject) {
-		if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, want) {
-			found = true
-		}
-	})
-	if !found {
+	if !paneSays(rs.detail.body, want) {
 		t.Errorf("the detail pane does not show %q", want)
 	}
 	rs.near.SetChecked(false)

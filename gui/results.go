@@ -48,6 +48,7 @@ type resultsScreen struct {
 	facetsFor                int64 // crawl whose filter values are loaded or loading
 	refreshes                int
 	typing                   *time.Timer // waits for typing in the search box to pause
+	split                    *container.Split
 	queries                  int         // listings asked for, for tests
 }
 
@@ -89,9 +90,9 @@ func newResultsScreen(ui *UI) *resultsScreen {
 	bar := container.NewVBox(searchRow, filters, s.searchErr)
 	s.noRows = emptyState("No pages match", "Change the filters or the search, or wait for the crawl to fetch more.")
 	s.noRows.Hide()
-	split := container.NewHSplit(container.NewStack(s.table, s.noRows), s.detail.content)
-	split.Offset = 0.64
-	s.body = container.NewBorder(bar, nil, nil, nil, split)
+	s.split = container.NewHSplit(container.NewStack(s.table, s.noRows), s.detail.content)
+	s.split.Offset = 0.6
+	s.body = container.NewBorder(bar, nil, nil, nil, s.split)
 	s.noCrawl = emptyState("No crawl open",
 		"Start one in New crawl (Ctrl+N), or pick one in Crawls and press Open.")
 	s.body.Hide()
@@ -143,6 +144,14 @@ func (s *resultsScreen) filters() browse.Filters {
 	return f
 }
 
+// layoutSplit lays the table and the detail pane out again after the pane
+// was shown or hidden: the table takes the width while no row is selected.
+func (s *resultsScreen) layoutSplit() {
+	if s.split != nil {
+		s.split.Refresh()
+	}
+}
+
 // searchDelay is how long the search box waits after a keystroke before it
 // searches: typing a word runs one query, not one per letter.
 const searchDelay = 250 * time.Millisecond
@@ -183,8 +192,10 @@ func (s *resultsScreen) query() {
 		s.detail.clear()
 	}
 	s.rows.SetQuery(q)
-	s.columns = columnsFor(s.rows.Query())
-	s.applyColumnWidths()
+	if cols := columnsFor(s.rows.Query()); !sameColumns(cols, s.columns) {
+		s.columns = cols
+		s.applyColumnWidths() // a width the user dragged stays while the columns do
+	}
 	s.table.UnselectAll()
 	s.table.ScrollToTop()
 	s.refreshTable()
@@ -232,6 +243,19 @@ func (s *resultsScreen) refreshTable() {
 	if s.table.Size().Height > 0 {
 		s.table.Refresh()
 	}
+}
+
+// sameColumns reports whether two column sets are the same, in order.
+func sameColumns(a, b []column) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].title != b[i].title {
+			return false
+		}
+	}
+	return true
 }
 
 // sameRows reports whether two listings hold the same rows, in any order.

@@ -36,6 +36,7 @@ type Detail struct {
 	Near       []db.NearRow      // the other pages of its near-duplicate group
 	NearSelf   db.NearRow        // the page's own row in its group: what it matched, how closely
 	Chain      []crawl.Hop       // the redirect chain through the page, first to last; one hop when none
+	History    []db.Visit        // the page's visits, one per cycle, first first
 }
 
 // LoadDetail reads page id of a crawl with its inlinks and duplicates.
@@ -45,6 +46,9 @@ func LoadDetail(ctx context.Context, d *db.DB, crawlID, id int64) (*Detail, erro
 		return nil, fmt.Errorf("read page %d: %w", id, err)
 	}
 	det := &Detail{ID: id, Page: p, Before: beforeFields(p), After: afterFields(p)}
+	if det.History, err = d.History(ctx, crawlID, p.URL); err != nil {
+		return nil, fmt.Errorf("read the visits of %s: %w", p.URL, err)
+	}
 	if det.Chain, err = d.RedirectChain(ctx, crawlID, p.URL); err != nil {
 		return nil, fmt.Errorf("read the redirect chain of %s: %w", p.URL, err)
 	}

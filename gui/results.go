@@ -49,7 +49,7 @@ type resultsScreen struct {
 	refreshes                int
 	typing                   *time.Timer // waits for typing in the search box to pause
 	split                    *container.Split
-	queries                  int         // listings asked for, for tests
+	queries                  int // listings asked for, for tests
 }
 
 const (

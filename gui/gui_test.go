@@ -257,8 +257,8 @@ func TestSearchFiltersAndDetail(t *testing.T) {
 	if row.URL != "http://docs.example.test/page/299" {
 		t.Errorf("largest docs page first: got %s", row.URL)
 	}
-	var header widget.Button
-	rs.updateHeader(widget.TableCellID{Row: -1, Col: 6}, &header)
+	header := newHeaderCell(nil)
+	rs.updateHeader(widget.TableCellID{Row: -1, Col: 6}, header)
 	if header.Text != "Size" || header.Icon == nil {
 		t.Errorf("the Size header shows %q without the sort arrow", header.Text)
 	}
@@ -496,5 +496,38 @@ func TestCrawlMenuFollowsTheCrawl(t *testing.T) {
 	h.ui.live.setControls(crawl.StateDone)
 	if !h.ui.menuPause.Disabled || !h.ui.menuStop.Disabled {
 		t.Error("a finished crawl: Pause or Stop still on")
+	}
+}
+
+// TestColumnWidthsRemembered: a width the user drags stays through other
+// listings and is kept in the preferences for the next session.
+func TestColumnWidthsRemembered(t *testing.T) {
+	d := fixture.OpenDB(t)
+	id := fixture.Crawl(t, d, "example", 50)
+	h := newHarness(t, d)
+	h.ui.openCrawl(id, "example")
+	h.ui.tabs.SelectIndex(tabResults)
+	rs := h.ui.results
+	h.until("the pages", func() bool { return rs.count.Text == "50 pages" })
+	rs.dragging = true // as the table's Dragged marks it
+	rs.table.SetColumnWidth(0, 431)
+	h.win.Canvas().Refresh(rs.table)
+	test.WidgetRenderer(rs.table).Layout(rs.table.Size())
+	rs.dragging = false
+	if got := rs.widths["URL"]; got != 431 {
+		t.Fatalf("URL width recorded as %v, want 431", got)
+	}
+	rs.status.SetSelected("Skipped")
+	rs.status.SetSelected("Any status")
+	if got := rs.columnWidth(rs.columns[0]); got != 431 {
+		t.Errorf("after other listings the URL column is %v wide, want 431", got)
+	}
+	h.until("the widths saved", func() bool {
+		return strings.Contains(h.ui.app.Preferences().String(widthsKey), `"URL":431`)
+	})
+	rs.widths = nil
+	rs.loadWidths()
+	if rs.widths["URL"] != 431 {
+		t.Errorf("widths read back %v", rs.widths)
 	}
 }

@@ -49,6 +49,9 @@ type resultsScreen struct {
 	refreshes                int
 	typing                   *time.Timer // waits for typing in the search box to pause
 	split                    *container.Split
+	widths                   map[string]float32 // column widths the user dragged, by title
+	saveWidths               *time.Timer        // saves widths once dragging pauses
+	dragging                 bool               // the user drags a column's edge
 	queries                  int // listings asked for, for tests
 }
 
@@ -81,7 +84,8 @@ func newResultsScreen(ui *UI) *resultsScreen {
 	s.setting = false
 	s.count = widget.NewLabel("")
 	s.export = widget.NewButtonWithIcon("Export CSV…", theme.DocumentSaveIcon(), ui.exportDialog)
-	s.table = s.newTable()
+	s.loadWidths()
+	table := s.newTable()
 	s.detail = newDetailPane(ui)
 
 	filters := container.NewHBox(fitOptions(s.status), fitOptions(s.ctype), fitOptions(s.host), fitOptions(s.dep), s.near)
@@ -90,7 +94,7 @@ func newResultsScreen(ui *UI) *resultsScreen {
 	bar := container.NewVBox(searchRow, filters, s.searchErr)
 	s.noRows = emptyState("No pages match", "Change the filters or the search, or wait for the crawl to fetch more.")
 	s.noRows.Hide()
-	s.split = container.NewHSplit(container.NewStack(s.table, s.noRows), s.detail.content)
+	s.split = container.NewHSplit(container.NewStack(table, s.noRows), s.detail.content)
 	s.split.Offset = 0.6
 	s.body = container.NewBorder(bar, nil, nil, nil, s.split)
 	s.noCrawl = emptyState("No crawl open",

@@ -72,35 +72,51 @@ func titleCell(r db.PageRow) string {
 	return r.Title
 }
 
-func (s *resultsScreen) newTable() *widget.Table {
+// resultsTable is the results' widget.Table, told when the user drags a
+// column's edge, so the width can be remembered.
+type resultsTable struct {
+	widget.Table
+	s *resultsScreen
+}
+
+// Dragged resizes a column (or does nothing) and marks the drag.
+func (t *resultsTable) Dragged(e *fyne.DragEvent) {
+	t.s.dragging = true
+	t.Table.Dragged(e)
+}
+
+// DragEnd ends a column drag.
+func (t *resultsTable) DragEnd() {
+	t.Table.DragEnd()
+	t.s.dragging = false
+}
+
+func (s *resultsScreen) newTable() *resultsTable {
 	s.columns = columnsFor(db.PageQuery{})
-	t := widget.NewTable(
-		func() (int, int) { return s.rows.Len(), len(s.columns) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateClip // ellipsis shapes the text again on every layout: too slow for a table
-			rt := widget.NewRichText()           // its text is cut to the column by snippetSegments
-			rt.Hide()
-			return container.New(visibleStack{}, l, rt)
-		},
-		s.updateCell)
-	t.ShowHeaderRow = true
-	t.CreateHeader = func() fyne.CanvasObject {
-		b := widget.NewButton("", nil)
-		b.Importance = widget.LowImportance
-		b.Alignment = widget.ButtonAlignLeading
-		return b
+	rt := &resultsTable{s: s}
+	t := &rt.Table
+	t.Length = func() (int, int) { return s.rows.Len(), len(s.columns) }
+	t.CreateCell = func() fyne.CanvasObject {
+		l := widget.NewLabel("")
+		l.Truncation = fyne.TextTruncateClip // ellipsis shapes the text again on every layout: too slow for a table
+		rt := widget.NewRichText()           // its text is cut to the column by snippetSegments
+		rt.Hide()
+		return container.New(visibleStack{}, l, rt)
 	}
+	t.UpdateCell = s.updateCell
+	rt.ExtendBaseWidget(rt)
+	t.ShowHeaderRow = true
+	t.CreateHeader = func() fyne.CanvasObject { return newHeaderCell(s.columnResized) }
 	t.UpdateHeader = s.updateHeader
 	t.OnSelected = func(id widget.TableCellID) { s.selectRow(id.Row) }
 	s.table = t
 	s.applyColumnWidths()
-	return t
+	return rt
 }
 
 func (s *resultsScreen) applyColumnWidths() {
 	for i, c := range s.columns {
-		s.table.SetColumnWidth(i, c.width)
+		s.table.SetColumnWidth(i, s.columnWidth(c))
 	}
 }
 
@@ -183,7 +199,9 @@ func snippetSegments(snippet string, width float32) []widget.RichTextSegment {
 }
 
 func (s *resultsScreen) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
-	b := o.(*widget.Button)
+	h := o.(*headerCell)
+	h.col = id.Col
+	b := &h.Button
 	if id.Col < 0 || id.Col >= len(s.columns) {
 		b.SetText("")
 		b.OnTapped = nil

@@ -52,7 +52,7 @@ type resultsScreen struct {
 	widths                   map[string]float32 // column widths the user dragged, by title
 	saveWidths               *time.Timer        // saves widths once dragging pauses
 	dragging                 bool               // the user drags a column's edge
-	queries                  int // listings asked for, for tests
+	queries                  int                // listings asked for, for tests
 }
 
 const (

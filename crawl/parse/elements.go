@@ -43,7 +43,7 @@ func (w *walker) start(tag atom.Atom, attrs []html.Attribute) {
 		if !w.headRead {
 			w.meta(attrs)
 		}
-	case atom.Noscript:
+	case atom.Noscript, atom.Nav: // a <nav>'s menus are not the page's text; its links stay
 		w.noText++
 	}
 	if isBlock(tag) {
@@ -60,7 +60,7 @@ func (w *walker) end(tag atom.Atom) {
 		if w.inBody > 0 {
 			w.inBody--
 		}
-	case atom.Noscript:
+	case atom.Noscript, atom.Nav:
 		if w.noText > 0 {
 			w.noText--
 		}

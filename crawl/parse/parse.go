@@ -78,7 +78,7 @@ type Document struct {
 	// written; the engine may treat it like a redirect.
 	Refresh string `json:"refresh,omitempty"`
 	// Text is the body text (paper 000 §2.2): what lies inside <body> with
-	// the tags removed, without the content of script, style, noscript,
+	// the tags removed, without the content of nav (menus), script, style, noscript,
 	// template, iframe, noembed and noframes, with block elements and <br>
 	// separated by a space, in the form NormalizeText returns.
 	Text string `json:"text,omitempty"`

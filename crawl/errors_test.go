@@ -53,9 +53,17 @@ func TestOneErrorCount(t *testing.T) {
 	}
 	c, _ := h.db.Crawl(h.id).Counts(context.Background())
 	info, _ := h.db.CrawlInfo(context.Background(), h.id)
-	if p.Errors != 3 || c.Error != 3 || logged != 3 || hostErrs != 3 || info.URLs.Error != 3 {
-		t.Errorf("errors: progress %d, stored %d, log %d, hosts %d, info %d; want 3 everywhere",
-			p.Errors, c.Error, logged, hostErrs, info.URLs.Error)
+	listed := 0 // Results: the 4xx, 5xx and no-response filters
+	for _, class := range []int{4, 5, -1} {
+		n, err := h.db.CountPages(context.Background(), db.PageQuery{Crawl: h.id, StatusClass: class})
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed += n
+	}
+	if p.Errors != 3 || c.Error != 3 || logged != 3 || hostErrs != 3 || info.URLs.Error != 3 || listed != 3 {
+		t.Errorf("errors: progress %d, stored %d, log %d, hosts %d, info %d, results %d; want 3 everywhere",
+			p.Errors, c.Error, logged, hostErrs, info.URLs.Error, listed)
 	}
 
 	if err := h.db.SetState(context.Background(), h.id, db.StateDone); err != nil {

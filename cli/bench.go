@@ -48,6 +48,9 @@ and the peak resident memory of the process.`)
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
+	if fs.NArg() > 0 {
+		return fail(s, "bench", usagef("unexpected argument %q", fs.Arg(0)))
+	}
 	counts, err := parseInts(*threads)
 	if err != nil || *pages < 1 || *degree < 0 || *depth < 0 || *latency < 0 {
 		return fail(s, "bench", usagef("bad flags: pages ≥ 1, out-degree ≥ 0, depth ≥ 0, threads like 1,10,50"))

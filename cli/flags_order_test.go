@@ -69,4 +69,7 @@ func TestFlagsAfterArguments(t *testing.T) {
 	if code != ExitOK {
 		t.Errorf("search -- -page: exit %d, %s", code, errs)
 	}
+	if code, _, errs = run(t, "", "stats", dbPath); code != ExitUsage {
+		t.Errorf("stats FILE: exit %d, %s; want a usage error, not the default database", code, errs)
+	}
 }

@@ -193,6 +193,9 @@ listed below.`)
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
+	if fs.NArg() > 0 { // "trawler stats cli.db" would otherwise answer from the default database
+		return fail(s, "stats", usagef("unexpected argument %q (a database is named with --db)", fs.Arg(0)))
+	}
 	d, err := openDB(*dbPath)
 	if err != nil {
 		return fail(s, "stats", err)

@@ -1,6 +1,7 @@
 package wordscan
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -28,6 +29,7 @@ func Normalize(s string) string {
 // sync.Pool so that Scan allocates nothing for normalizing.
 type normalizer struct {
 	fold cases.Caser
+	iter norm.Iter
 	nfkc []byte // the NFKC form of one non-ASCII segment
 	cf   []byte // that segment case-folded
 }
@@ -38,30 +40,74 @@ func newNormalizer() *normalizer {
 
 // appendNorm appends the normalized form of s to dst.
 //
-// ASCII needs no NFKC work and folds by lowering A–Z, so runs of ASCII
-// take a fast path and only the non-ASCII stretches between them go
-// through x/text. The split is exact: an ASCII character never combines
-// with what precedes it under NFKC, and when a non-ASCII stretch starts
-// with a rune that combines leftwards (a combining accent after "e"), the
-// ASCII byte before it joins the stretch. Unicode case folding has no
-// context, so folding stretch by stretch equals folding the whole.
+// Most page text needs no x/text work: ASCII (lowered, spaces collapsed),
+// full-width ASCII variants (NFKC maps them to ASCII) and the common Han
+// ideographs (unchanged by NFKC and folding) are handled here rune by
+// rune, and only the stretches between them go through x/text. The split
+// is exact: none of those runes combines with what precedes it under
+// NFKC, and when a slow stretch starts with a rune that combines
+// leftwards (a combining accent after "e"), the fast rune before it is
+// taken back and joins the stretch. Unicode case folding has no context,
+// so folding stretch by stretch equals folding the whole. Tests compare
+// the result with the whole-string x/text reference.
 func (n *normalizer) appendNorm(dst []byte, s string) []byte {
 	start := len(dst)
+	dst = slices.Grow(dst, len(s))
 	for i := 0; i < len(s); {
-		j := i
-		for j < len(s) && s[j] < utf8.RuneSelf {
-			j++
+		// The fast run: remember where its last rune began, in s and in
+		// dst, so that it can be taken back.
+		j, lastIn, lastOut := i, -1, 0
+		space := len(dst) > start && dst[len(dst)-1] == ' '
+		for j < len(s) {
+			c := s[j]
+			if c < utf8.RuneSelf {
+				// A tight loop for ASCII, the bulk of most pages.
+				out := len(dst)
+				for ; j < len(s) && s[j] < utf8.RuneSelf; j++ {
+					c = asciiFold[s[j]]
+					out = len(dst)
+					if c == ' ' {
+						if space {
+							continue
+						}
+						space = true
+					} else {
+						space = false
+					}
+					dst = append(dst, c)
+				}
+				lastIn, lastOut = j-1, out
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(s[j:])
+			switch {
+			case r >= 0xFF01 && r <= 0xFF5E: // full-width ASCII variants
+				// (none of them is white space)
+				lastIn, lastOut = j, len(dst)
+				dst = append(dst, asciiFold[r-0xFEE0])
+				space = false
+			case isPlainHan(r):
+				lastIn, lastOut = j, len(dst)
+				dst = append(dst, s[j:j+size]...)
+				space = false
+			default:
+				goto slow
+			}
+			j += size
 		}
-		if j < len(s) && j > i && !norm.NFKC.PropertiesString(s[j:]).BoundaryBefore() {
-			j--
+		break
+	slow:
+		if lastIn >= 0 && !norm.NFKC.PropertiesString(s[j:]).BoundaryBefore() {
+			dst, j = dst[:lastOut], lastIn
 		}
-		dst = appendASCII(dst, start, s[i:j])
-		if j == len(s) {
-			break
-		}
-		k := j + 1
+		_, size := utf8.DecodeRuneInString(s[j:])
+		k := j + size
 		for k < len(s) && s[k] >= utf8.RuneSelf {
-			k++
+			r, size := utf8.DecodeRuneInString(s[k:])
+			if r >= 0xFF01 && r <= 0xFF5E || isPlainHan(r) {
+				break
+			}
+			k += size
 		}
 		dst = n.appendSlow(dst, start, s[j:k])
 		i = k
@@ -69,41 +115,36 @@ func (n *normalizer) appendNorm(dst []byte, s string) []byte {
 	return dst
 }
 
-// asciiClass tells, for each ASCII byte, whether it is white space (1),
-// an upper-case letter (2), a lower-case letter or digit (3), or other (0).
-var asciiClass = func() (t [utf8.RuneSelf]uint8) {
-	for c := 0; c < utf8.RuneSelf; c++ {
+// isPlainHan reports whether r is a common Han ideograph or the Chinese
+// comma or full stop: runes that NFKC and case folding leave alone, that
+// combine with nothing, and that are neither space nor format characters.
+func isPlainHan(r rune) bool {
+	return r >= 0x4E00 && r <= 0x9FFF || r >= 0x3400 && r <= 0x4DBF || r == 0x3001 || r == 0x3002
+}
+
+// asciiFold maps each ASCII byte to its normalized form: letters to lower
+// case, white space to ' ', the rest to itself.
+var asciiFold = func() (t [utf8.RuneSelf]byte) {
+	for c := range t {
 		switch {
 		case unicode.IsSpace(rune(c)):
-			t[c] = 1
+			t[c] = ' '
 		case 'A' <= c && c <= 'Z':
-			t[c] = 2
-		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
-			t[c] = 3
+			t[c] = byte(c) + 'a' - 'A'
+		default:
+			t[c] = byte(c)
 		}
 	}
 	return t
 }()
 
-// appendASCII appends the normalized form of an all-ASCII s: lower case,
-// white space collapsed. start is where the normalized text began in dst,
-// so that a space is never collapsed into text before it.
-func appendASCII(dst []byte, start int, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch asciiClass[c] {
-		case 1:
-			if len(dst) > start && dst[len(dst)-1] == ' ' {
-				continue
-			}
-			c = ' '
-		case 2:
-			c += 'a' - 'A'
-		}
-		dst = append(dst, c)
+// isWordByte tells which ASCII bytes are letters or digits.
+var isWordByte = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 	}
-	return dst
-}
+	return t
+}()
 
 // appendSlow normalizes one stretch that holds non-ASCII text.
 func (n *normalizer) appendSlow(dst []byte, start int, s string) []byte {
@@ -111,10 +152,14 @@ func (n *normalizer) appendSlow(dst []byte, start int, s string) []byte {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
 	if norm.NFKC.QuickSpanString(s) == len(s) {
-		// Already NFKC, as most CJK text is: a plain copy.
 		n.nfkc = append(n.nfkc[:0], s...)
 	} else {
-		n.nfkc = norm.NFKC.AppendString(n.nfkc[:0], s)
+		// Iter keeps its buffers inside n, where AppendString would
+		// allocate them on every call.
+		n.nfkc = n.nfkc[:0]
+		for n.iter.InitString(norm.NFKC, s); !n.iter.Done(); {
+			n.nfkc = append(n.nfkc, n.iter.Next()...)
+		}
 	}
 	src := n.nfkc
 	if sp, _ := n.fold.Span(src, true); sp < len(src) {
@@ -124,7 +169,7 @@ func (n *normalizer) appendSlow(dst []byte, start int, s string) []byte {
 	for i := 0; i < len(src); {
 		c := src[i]
 		if c < utf8.RuneSelf {
-			if asciiClass[c] == 1 {
+			if c = asciiFold[c]; c == ' ' {
 				if len(dst) == start || dst[len(dst)-1] != ' ' {
 					dst = append(dst, ' ')
 				}
@@ -192,7 +237,7 @@ func isCJK(r rune) bool {
 // a letter, digit or combining mark outside the CJK scripts.
 func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
-		return asciiClass[r] >= 2
+		return isWordByte[r]
 	}
 	if isCJK(r) {
 		return false

@@ -79,6 +79,7 @@ func TestNormalizeMatchesReference(t *testing.T) {
 		"a", "Z", "e", " ", "\t", "\n", ".", "1", "\u0301", "\u0327", "\u00ad",
 		"\u200b", "\u3000", "ß", "Σ", "ς", "ｃ", "Ａ", "１", "ﬁ", "赌", "博", "ｶ",
 		"ﾞ", "\u1100", "\u1161", "\u11a8", "\xff", "\xe4\xb8", "İ", "ǰ", "ΐ",
+		"漢", "\u9fff", "\u3400", "、", "。", "，", "か", "\u3099", "ｚ", "～", "\u0345", "\u05b0",
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 20000; i++ {
@@ -136,4 +137,15 @@ func TestWordRunes(t *testing.T) {
 			t.Errorf("isCJK(%q) = %v, want %v", tt.r, got, tt.cjk)
 		}
 	}
+}
+
+// FuzzNormalize: the fast path always equals the reference.
+func FuzzNormalize(f *testing.F) {
+	f.Add("Ｃasino e\u0301 ß\u00ad 赌博\u3000x")
+	f.Add("\xffa\u0301\u1100\u1161")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Normalize(s), refNormalize(s); got != want {
+			t.Fatalf("Normalize(%+q) = %+q, reference %+q", s, got, want)
+		}
+	})
 }

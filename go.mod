@@ -7,6 +7,7 @@ require (
 	github.com/PuerkitoBio/goquery v1.13.0
 	github.com/andybalholm/brotli v1.2.8
 	github.com/bits-and-blooms/bloom/v3 v3.7.1
+	github.com/coregx/ahocorasick v0.3.1
 	github.com/dustin/go-humanize v1.1.0
 	github.com/jlaffaye/ftp v0.2.4
 	github.com/mattn/go-isatty v0.0.24

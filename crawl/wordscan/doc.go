@@ -105,4 +105,16 @@
 // fastest and allocates least; its price is memory, a dense table that
 // grows with the total length of the terms (about 34 MB for 10,000
 // terms, 300 MB for 100,000).
+//
+// # Performance
+//
+// Measured with `go test -run XXX -bench . ./crawl/wordscan/` on the
+// project's shared 2-core machine (ranges over runs; MB/cpu-s counts only
+// the CPU time the benchmark got): with 10,000 terms, Scan reads 70–92
+// MB/s of English text, 47–53 MB/s of Chinese, 43–53 MB/s of mixed text,
+// and a typical 20 kB page in about 0.2 ms, with 6 allocations (the Hits).
+// Matching takes most of that; normalizing alone runs at 310–400 MB/s on
+// ASCII, 340–680 MB/s on Chinese and 300–450 MB/s on mixed text, without
+// allocating, where x/text on the whole string manages 24–33 MB/s.
+// Compile takes 0.15 s for 10,000 terms and 2.3–2.9 s for 100,000.
 package wordscan

@@ -79,6 +79,19 @@ func (n *normalizer) appendNorm(dst []byte, s string) []byte {
 				lastIn, lastOut = j-1, out
 				continue
 			}
+			if c >= 0xE3 && c <= 0xE9 && j+2 < len(s) && s[j+1]&0xC0 == 0x80 && s[j+2]&0xC0 == 0x80 {
+				// A three-byte sequence with this lead byte is always
+				// valid UTF-8: decode it inline, Han being most of
+				// Chinese text.
+				r := rune(c&0x0F)<<12 | rune(s[j+1]&0x3F)<<6 | rune(s[j+2]&0x3F)
+				if isPlainHan(r) {
+					lastIn, lastOut = j, len(dst)
+					dst = append(dst, s[j:j+3]...)
+					space = false
+					j += 3
+					continue
+				}
+			}
 			r, size := utf8.DecodeRuneInString(s[j:])
 			switch {
 			case r >= 0xFF01 && r <= 0xFF5E: // full-width ASCII variants

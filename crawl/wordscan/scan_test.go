@@ -164,6 +164,9 @@ func TestThresholds(t *testing.T) {
 	if got, want := s.Categories(), []string{"gambling", "lottery", "only-threshold", "plain", "tenths"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Categories() = %q, want %q", got, want)
 	}
+	if got := s.NumTerms(); got != 17 {
+		t.Errorf("NumTerms() = %d, want 17", got)
+	}
 	// A category at 3 by default reaches its threshold with three terms.
 	s = compileString(t, "", "a\nb\nc\n")
 	if r := s.Scan(Doc{Text: "a b"}); r.Verdict != Grey || r.Category != "default" {

@@ -164,8 +164,9 @@ func (s *Scanner) Threshold(category string) float64 {
 // threshold, sorted; for listing them in a user interface.
 func (s *Scanner) Categories() []string { return slices.Clone(s.cats) }
 
-// Terms returns the number of terms compiled.
-func (s *Scanner) Terms() int { return len(s.terms) }
+// NumTerms returns the number of terms compiled, for logs and status
+// lines.
+func (s *Scanner) NumTerms() int { return len(s.terms) }
 
 // String describes the scanner briefly, for logs.
 func (s *Scanner) String() string {

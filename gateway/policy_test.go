@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"net/http"
 	"net/netip"
 	"reflect"
 	"strings"
@@ -167,5 +168,70 @@ func TestParseClock(t *testing.T) {
 		if (err == nil) != c.ok || (c.ok && got != c.want) {
 			t.Errorf("ParseClock(%q) = %v, %v; want %v ok=%v", c.in, got, err, c.want, c.ok)
 		}
+	}
+}
+
+// TestPolicyEndToEnd: a rule for one client address blocks a category
+// for it and not for its neighbour, only inside its window, and a later
+// SetPolicy or SetUnknown takes effect on the running gateway.
+func TestPolicyEndToEnd(t *testing.T) {
+	o := newOrigin(t, "127.0.0.1", text("game on"))
+	p, err := ParsePolicy("p.toml", strings.NewReader(`
+[categories]
+games = "allow"
+[[rule]]
+name = "school hours"
+clients = ["127.0.0.2"]
+days = ["mon", "tue", "wed", "thu", "fri"]
+from = "08:00"
+to = "15:00"
+block = ["games"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := newClock(time.Date(2025, 3, 3, 9, 0, 0, 0, time.UTC)) // a Monday
+	g, addr := startGateway(t, Config{Policy: p, Now: clk.now}, newFilter(t, "black 127.0.0.1 games"), &recBackend{})
+	pupil, teacher := proxyClient(t, addr, "127.0.0.2"), proxyClient(t, addr, "127.0.0.3")
+	for _, c := range []struct {
+		name   string
+		at     time.Time
+		client *http.Client
+		want   int
+	}{
+		{"pupil in school hours", time.Date(2025, 3, 3, 9, 0, 0, 0, time.UTC), pupil, 403},
+		{"teacher in school hours", time.Date(2025, 3, 3, 9, 0, 0, 0, time.UTC), teacher, 200},
+		{"pupil after school", time.Date(2025, 3, 3, 15, 30, 0, 0, time.UTC), pupil, 200},
+		{"pupil on saturday", time.Date(2025, 3, 8, 9, 0, 0, 0, time.UTC), pupil, 200},
+		{"pupil at 14:59", time.Date(2025, 3, 7, 14, 59, 0, 0, time.UTC), pupil, 403},
+	} {
+		clk.set(c.at)
+		if status, body := get(t, c.client, o.URL+"/play"); status != c.want {
+			t.Errorf("%s: %d %q, want %d", c.name, status, body, c.want)
+		}
+	}
+	if d := g.Recent(5); d[4].Client.String() != "127.0.0.2" || d[4].Rule != "school hours" || d[3].Client.String() != "127.0.0.3" {
+		t.Errorf("recent decisions don't name clients and rule: %+v", d)
+	}
+
+	clk.set(time.Date(2025, 3, 3, 9, 0, 0, 0, time.UTC))
+	g.SetPolicy(nil)
+	if status, _ := get(t, teacher, o.URL+"/play"); status != 403 {
+		t.Errorf("without the policy games are black: %d, want 403", status)
+	}
+	unknown := newOrigin(t, "127.0.0.4", text("new"))
+	g.SetUnknown(Block)
+	if status, _ := get(t, teacher, unknown.URL+"/"); status != 403 {
+		t.Errorf("SetUnknown(Block): %d, want 403", status)
+	}
+	block := Block
+	g.SetUnknown(Allow)
+	g.SetPolicy(&Policy{Unknown: &block})
+	if status, _ := get(t, teacher, unknown.URL+"/"); status != 403 {
+		t.Errorf("policy unknown = block: %d, want 403", status)
+	}
+	g.SetUnknown(Allow)
+	if status, _ := get(t, teacher, unknown.URL+"/"); status != 200 {
+		t.Errorf("SetUnknown after the policy: %d, want 200", status)
 	}
 }

@@ -156,22 +156,27 @@ func (c Config) withDefaults() (Config, error) {
 			*n.v = n.def
 		}
 	}
-	if c.Unknown != Allow && c.Unknown != Block {
-		return c, fmt.Errorf("Unknown is not Allow or Block (%d)", c.Unknown)
-	}
-	for i, p := range c.AllowFrom {
-		if !p.IsValid() {
-			return c, fmt.Errorf("AllowFrom[%d] is not a valid network", i)
-		}
-		c.AllowFrom[i] = p.Masked()
-	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
-	return c, nil
+	return c, c.check()
+}
+
+// check refuses the values no default can mend.
+func (c Config) check() error {
+	if c.Unknown != Allow && c.Unknown != Block {
+		return fmt.Errorf("Unknown is not Allow or Block (%d)", c.Unknown)
+	}
+	for i, p := range c.AllowFrom {
+		if !p.IsValid() {
+			return fmt.Errorf("AllowFrom[%d] is not a valid network", i)
+		}
+		c.AllowFrom[i] = p.Masked()
+	}
+	return nil
 }
 
 // errOpenProxy is returned when a non-loopback listener has no AllowFrom.

@@ -161,15 +161,7 @@ func (g *Gateway) Serve(ctx context.Context, ln net.Listener) error {
 	g.addr.Store(&addr)
 	g.self.Store(newSelfAddrs(addr))
 
-	srv := &http.Server{
-		Handler:                      g,
-		ReadHeaderTimeout:            g.cfg.ReadHeaderTimeout,
-		IdleTimeout:                  g.cfg.IdleTimeout,
-		MaxHeaderBytes:               g.cfg.MaxHeaderBytes,
-		ErrorLog:                     slog.NewLogLogger(g.cfg.Logger.Handler(), slog.LevelWarn),
-		BaseContext:                  func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-		DisableGeneralOptionsHandler: true,
-	}
+	srv := g.newServer(ctx)
 	qctx, stopQueue := context.WithCancel(context.WithoutCancel(ctx))
 	var workers sync.WaitGroup
 	workers.Go(func() { g.runQueue(qctx) })
@@ -203,6 +195,20 @@ func (g *Gateway) Serve(ctx context.Context, ln net.Listener) error {
 	stopQueue()
 	workers.Wait()
 	return err
+}
+
+// newServer is the net/http server under Serve. Requests do not inherit
+// ctx's cancellation, so shutdown can let them finish.
+func (g *Gateway) newServer(ctx context.Context) *http.Server {
+	return &http.Server{
+		Handler:                      g,
+		ReadHeaderTimeout:            g.cfg.ReadHeaderTimeout,
+		IdleTimeout:                  g.cfg.IdleTimeout,
+		MaxHeaderBytes:               g.cfg.MaxHeaderBytes,
+		ErrorLog:                     slog.NewLogLogger(g.cfg.Logger.Handler(), slog.LevelWarn),
+		BaseContext:                  func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		DisableGeneralOptionsHandler: true, // OPTIONS * is not for a proxy to answer
+	}
 }
 
 // checkListener applies Listen's rule to a listener handed to Serve.

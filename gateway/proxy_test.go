@@ -75,24 +75,30 @@ func TestDecisions(t *testing.T) {
 	}
 }
 
-// TestBlockPage checks the block page names the entry and shows Explain's
-// words, score and snippet escaped, and that its form files a report
-// through the proxy.
-func TestBlockPage(t *testing.T) {
-	o := newOrigin(t, "127.0.0.1", text("should not be seen"))
-	b := &recBackend{explain: Explanation{
+// blocked fetches a black-listed URL through a fresh gateway whose
+// backend explains the entry as a verdict.
+func blocked(t *testing.T) (g *Gateway, b *recBackend, c *http.Client, addr, page string, o *origin) {
+	t.Helper()
+	o = newOrigin(t, "127.0.0.1", text("should not be seen"))
+	b = &recBackend{explain: Explanation{
 		Source: "verdict", Score: 0.93, Category: "gambling",
 		Terms:     []TermCount{{"casino", 12}, {"jackpot", 5}},
 		Snippet:   `<script>alert(1)</script> Win big at the casino`,
 		CrawledAt: time.Date(2025, 3, 4, 10, 30, 0, 0, time.UTC),
 	}}
-	g, addr := startGateway(t, Config{}, newFilter(t, "black 127.0.0.1/casino gambling"), b)
-	c := proxyClient(t, addr, "")
-	target := o.URL + "/casino/table?x=<b>"
-	status, page := get(t, c, target)
+	g, addr = startGateway(t, Config{}, newFilter(t, "black 127.0.0.1/casino gambling"), b)
+	c = proxyClient(t, addr, "")
+	status, page := get(t, c, o.URL+"/casino/table?x=<b>")
 	if status != 403 {
 		t.Fatalf("status %d, want 403", status)
 	}
+	return g, b, c, addr, page, o
+}
+
+// TestBlockPage: the page names the entry and shows Explain's words,
+// score, date and snippet, all escaped; the origin never sees the request.
+func TestBlockPage(t *testing.T) {
+	_, b, _, _, page, o := blocked(t)
 	for _, want := range []string{
 		"black list entry <code>prefix 127.0.0.1/casino</code>", "<b>gambling</b>",
 		"<td>casino</td><td>12</td>", "<td>jackpot</td><td>5</td>", "0.93", "2025-03-04 10:30",
@@ -109,6 +115,15 @@ func TestBlockPage(t *testing.T) {
 	if o.hits.Load() != 0 {
 		t.Errorf("origin saw %d requests for a blocked URL", o.hits.Load())
 	}
+	if len(b.explained) != 1 {
+		t.Errorf("Explain called %d times, want 1", len(b.explained))
+	}
+}
+
+// TestReport: the block page's form files a Report through the proxy, or
+// posted straight to the gateway; a tampered form is refused.
+func TestReport(t *testing.T) {
+	g, b, c, addr, page, _ := blocked(t)
 	form := formFields(t, page)
 	form.Set("comment", "a card games club, not gambling")
 	res, err := c.PostForm("http://trawler-gateway.invalid/report", form)
@@ -125,33 +140,37 @@ func TestBlockPage(t *testing.T) {
 		t.Fatalf("%d reports recorded, want 1", len(reps))
 	}
 	r := reps[0]
-	if r.URL != form.Get("url") || r.Entry != "127.0.0.1/casino" || r.List != urlfilter.Black ||
-		r.Kind != urlfilter.KindPrefix || r.Category != "gambling" || r.Client != "127.0.0.1" ||
-		r.Comment != "a card games club, not gambling" || r.At.IsZero() {
+	if r.URL != form.Get("url") || !strings.HasSuffix(r.URL, "/casino/table?x=<b>") || r.Entry != "127.0.0.1/casino" ||
+		r.List != urlfilter.Black || r.Kind != urlfilter.KindPrefix || r.Category != "gambling" ||
+		r.Client != "127.0.0.1" || r.Comment != "a card games club, not gambling" || r.At.IsZero() {
 		t.Errorf("report = %+v", r)
 	}
-
-	// The same form posted straight to the gateway (origin form) works too;
-	// a tampered one does not.
-	res, err = http.PostForm("http://"+addr+"/report", form)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != 200 {
-		t.Errorf("direct report: %d", res.StatusCode)
-	}
-	form.Set("entry", "127.0.0.1")
-	res, err = c.PostForm("http://trawler-gateway.invalid/report", form)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != 400 {
-		t.Errorf("tampered report: %d, want 400", res.StatusCode)
+	for _, c := range []struct {
+		name   string
+		client *http.Client
+		url    string
+		edit   func()
+		want   int
+	}{
+		{"straight to the gateway", http.DefaultClient, "http://" + addr + "/report", func() {}, 200},
+		{"tampered entry", c, "http://trawler-gateway.invalid/report", func() { form.Set("entry", "127.0.0.1") }, 400},
+		{"no token", c, "http://trawler-gateway.invalid/report", func() { form.Del("token") }, 400},
+	} {
+		c.edit()
+		res, err := c.client.PostForm(c.url, form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != c.want {
+			t.Errorf("%s: %d, want %d", c.name, res.StatusCode, c.want)
+		}
 	}
 	if n := len(b.reportList()); n != 2 || g.Stats().Reports != 2 {
 		t.Errorf("%d reports recorded (stats %d), want 2", n, g.Stats().Reports)
+	}
+	if res, err := c.Get("http://trawler-gateway.invalid/report"); err != nil || res.StatusCode != 405 {
+		t.Errorf("GET /report: %v %v, want 405", res.StatusCode, err)
 	}
 }
 
@@ -197,7 +216,7 @@ func formFields(t *testing.T, page string) url.Values {
 }
 
 // TestHopByHop: connection-scoped headers stop at the gateway both ways;
-// Via is added both ways; a client's cancelled download frees the origin.
+// end-to-end ones pass; Via is added both ways.
 func TestHopByHop(t *testing.T) {
 	seen := make(chan http.Header, 1)
 	o := newOrigin(t, "127.0.0.1", func(w http.ResponseWriter, r *http.Request) {
@@ -313,5 +332,54 @@ func TestUpstreamFailure(t *testing.T) {
 	}
 	if s := g.Stats(); s.Errors != 1 || s.Allowed != 1 {
 		t.Errorf("stats %+v", s)
+	}
+}
+
+// TestClientCancel: a client that gives up cancels the origin's request.
+func TestClientCancel(t *testing.T) {
+	gone := make(chan struct{})
+	o := newOrigin(t, "127.0.0.1", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "start\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+			close(gone)
+		case <-time.After(10 * time.Second):
+		}
+	})
+	_, addr := startGateway(t, Config{}, newFilter(t), &recBackend{})
+	res, err := proxyClient(t, addr, "").Get(o.URL + "/long")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bufio.NewReader(res.Body).ReadString('\n')
+	res.Body.Close() // the client hangs up mid-body
+	select {
+	case <-gone:
+	case <-time.After(5 * time.Second):
+		t.Fatal("origin request not cancelled after the client left")
+	}
+}
+
+// TestRequestTimeout: an origin that never answers gets a 504 after
+// RequestTimeout.
+func TestRequestTimeout(t *testing.T) {
+	o := newOrigin(t, "127.0.0.1", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	})
+	g, addr := startGateway(t, Config{RequestTimeout: 200 * time.Millisecond}, newFilter(t), &recBackend{})
+	start := time.Now()
+	status, body := get(t, proxyClient(t, addr, ""), o.URL+"/")
+	if status != 504 || !strings.Contains(body, "timeout") {
+		t.Errorf("%d %q, want 504", status, body)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if rec := g.Recent(1); rec[0].Status != 504 || rec[0].Err == "" {
+		t.Errorf("decision %+v", rec[0])
 	}
 }

@@ -132,6 +132,24 @@ func TestMalformed(t *testing.T) {
 	}
 }
 
+// TestSlowHeaders: a client that never finishes its headers is cut off
+// after ReadHeaderTimeout.
+func TestSlowHeaders(t *testing.T) {
+	_, addr := startGateway(t, Config{ReadHeaderTimeout: 200 * time.Millisecond}, newFilter(t), &recBackend{})
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(c, "GET http://example.com/ HTTP/1.1\r\nHost: exam")
+	start := time.Now()
+	io.ReadAll(c)
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("slow client held the connection for %v", d)
+	}
+}
+
 // TestSelfTargets: requests naming the gateway itself are answered by it,
 // never forwarded, and a request that already passed through it is a 508.
 func TestSelfTargets(t *testing.T) {

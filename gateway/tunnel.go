@@ -52,34 +52,17 @@ func (g *Gateway) serveConnect(w http.ResponseWriter, r *http.Request, client ne
 		finish(code, msg)
 		return
 	}
-	conn, brw, err := http.NewResponseController(w).Hijack()
-	if err != nil {
-		up.Close()
-		g.count.errors.Add(1)
-		plain(w, http.StatusInternalServerError, "gateway: cannot tunnel on this connection")
-		finish(http.StatusInternalServerError, "hijack: "+err.Error())
-		return
-	}
 	if !g.tunnelStart() {
-		conn.Close()
 		up.Close()
-		finish(0, "gateway shutting down")
+		plain(w, http.StatusServiceUnavailable, "gateway: shutting down")
+		finish(http.StatusServiceUnavailable, "gateway shutting down")
 		return
 	}
 	defer g.tunnels.Done()
-	conn.SetDeadline(time.Now().Add(g.cfg.IdleTimeout))
-	_, err = fmt.Fprintf(conn, "HTTP/%d.%d 200 Connection established\r\n\r\n", r.ProtoMajor, r.ProtoMinor)
-	if err == nil && brw.Reader.Buffered() > 0 {
-		// Bytes the client sent right after its CONNECT (an eager TLS
-		// hello) are already in the server's buffer.
-		b, _ := brw.Reader.Peek(brw.Reader.Buffered())
-		up.SetWriteDeadline(time.Now().Add(g.cfg.IdleTimeout))
-		_, err = up.Write(b)
-	}
+	conn, status, err := g.establish(w, r, up)
 	if err != nil {
-		conn.Close()
 		up.Close()
-		finish(http.StatusOK, "tunnel: "+err.Error())
+		finish(status, err.Error())
 		return
 	}
 	finish(http.StatusOK, "")
@@ -87,6 +70,31 @@ func (g *Gateway) serveConnect(w http.ResponseWriter, r *http.Request, client ne
 	g.count.tunnelsOpen.Add(1)
 	defer g.count.tunnelsOpen.Add(-1)
 	g.pipe(conn, up)
+}
+
+// establish takes the client's connection over from net/http, answers
+// "200 Connection established" and passes on bytes the client sent right
+// after its CONNECT (an eager TLS hello already in the server's buffer).
+// On error it returns the status the client got.
+func (g *Gateway) establish(w http.ResponseWriter, r *http.Request, up net.Conn) (net.Conn, int, error) {
+	conn, brw, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		g.count.errors.Add(1)
+		plain(w, http.StatusInternalServerError, "gateway: cannot tunnel on this connection")
+		return nil, http.StatusInternalServerError, fmt.Errorf("taking over the connection: %w", err)
+	}
+	conn.SetDeadline(time.Now().Add(g.cfg.IdleTimeout))
+	_, err = fmt.Fprintf(conn, "HTTP/%d.%d 200 Connection established\r\n\r\n", r.ProtoMajor, r.ProtoMinor)
+	if err == nil && brw.Reader.Buffered() > 0 {
+		b, _ := brw.Reader.Peek(brw.Reader.Buffered())
+		up.SetWriteDeadline(time.Now().Add(g.cfg.IdleTimeout))
+		_, err = up.Write(b)
+	}
+	if err != nil {
+		conn.Close()
+		return nil, http.StatusOK, fmt.Errorf("opening the tunnel: %w", err)
+	}
+	return conn, http.StatusOK, nil
 }
 
 // connectTarget checks a CONNECT request target: host:port and nothing

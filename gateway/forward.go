@@ -4,101 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httputil"
 	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/trawler/trawler/urlfilter"
 )
-
-// errLoop is a request that would reach the gateway itself again.
-var errLoop = errors.New("request loops back into the gateway")
-
-// initForwarding builds the dialer, the transport and the reverse proxy
-// that forward allowed requests.
-//
-// httputil.ReverseProxy does the forwarding: it removes the hop-by-hop
-// headers both ways (Connection and the headers it names, Proxy-*,
-// Keep-Alive, TE, Trailer, Transfer-Encoding, Upgrade), streams bodies,
-// passes trailers and 1xx answers, and follows the client's cancellation.
-// Rewrite then undoes the two things it does for reverse proxies that a
-// forward proxy must not: re-encoding odd query strings and re-adding
-// Upgrade.
-func (g *Gateway) initForwarding() {
-	g.dialer = &net.Dialer{Timeout: g.cfg.DialTimeout, KeepAlive: 30 * time.Second, Control: g.dialControl}
-	g.transport = &http.Transport{
-		Proxy:                  nil, // never from the environment: we are the proxy
-		DialContext:            g.dialUpstream,
-		TLSHandshakeTimeout:    g.cfg.DialTimeout,
-		ResponseHeaderTimeout:  g.cfg.RequestTimeout,
-		IdleConnTimeout:        g.cfg.IdleTimeout,
-		ExpectContinueTimeout:  time.Second,
-		MaxIdleConns:           256,
-		MaxIdleConnsPerHost:    16,
-		MaxResponseHeaderBytes: 1 << 20,
-		DisableCompression:     true, // pass bodies as the origin sent them
-	}
-	g.proxy = &httputil.ReverseProxy{
-		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.Out.URL.RawQuery = pr.In.URL.RawQuery
-			pr.Out.Header.Del("Connection")
-			pr.Out.Header.Del("Upgrade")
-			pr.Out.Header.Add("Via", fmt.Sprintf("%d.%d %s", pr.In.ProtoMajor, pr.In.ProtoMinor, g.via))
-		},
-		ModifyResponse: func(res *http.Response) error {
-			res.Header.Add("Via", fmt.Sprintf("%d.%d %s", res.ProtoMajor, res.ProtoMinor, g.via))
-			return nil
-		},
-		Transport:    g.transport,
-		ErrorHandler: g.proxyError,
-		ErrorLog:     slog.NewLogLogger(g.cfg.Logger.Handler(), slog.LevelDebug),
-	}
-}
-
-// dialControl refuses, once names are resolved, any address that is the
-// gateway's own: a request for it would come straight back in.
-func (g *Gateway) dialControl(_, address string, _ syscall.RawConn) error {
-	if ap, err := netip.ParseAddrPort(address); err == nil && g.isSelf(ap) {
-		return errLoop
-	}
-	if g.dialCheck != nil {
-		return g.dialCheck(address)
-	}
-	return nil
-}
-
-// dialUpstream connects to an origin; the connection closes after
-// IdleTimeout without traffic.
-func (g *Gateway) dialUpstream(ctx context.Context, network, addr string) (net.Conn, error) {
-	c, err := g.dialer.DialContext(ctx, network, addr)
-	if err != nil {
-		return nil, err
-	}
-	return &idleConn{Conn: c, idle: g.cfg.IdleTimeout}, nil
-}
-
-// idleConn pushes its deadline forward on every read and write.
-type idleConn struct {
-	net.Conn
-	idle time.Duration
-}
-
-func (c *idleConn) Read(b []byte) (int, error) {
-	c.Conn.SetReadDeadline(time.Now().Add(c.idle))
-	return c.Conn.Read(b)
-}
-
-func (c *idleConn) Write(b []byte) (int, error) {
-	c.Conn.SetWriteDeadline(time.Now().Add(c.idle))
-	return c.Conn.Write(b)
-}
 
 // serveProxy decides and forwards a plain http request (absolute form).
 func (g *Gateway) serveProxy(w http.ResponseWriter, r *http.Request, client netip.Addr, start time.Time) {
@@ -153,7 +68,7 @@ func (g *Gateway) forward(w http.ResponseWriter, r *http.Request, u *url.URL, d 
 	out := new(http.Request)
 	*out = *r
 	out.URL = u
-	g.proxy.ServeHTTP(pw, out)
+	g.upstreamFor(d.Client).proxy.ServeHTTP(pw, out)
 }
 
 // proxyError answers a failed forward with 502, 504 or 508.
@@ -174,6 +89,8 @@ func (g *Gateway) proxyError(w http.ResponseWriter, r *http.Request, err error) 
 	switch {
 	case errors.Is(err, errLoop):
 		code, msg = http.StatusLoopDetected, errLoop.Error()
+	case errors.Is(err, errLocalTarget):
+		code, msg = http.StatusForbidden, errLocalTarget.Error()
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
 		code, msg = http.StatusGatewayTimeout, "gateway timeout: "+err.Error()
 	}

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httputil"
 	"net/netip"
 	"sync"
 	"sync/atomic"
@@ -37,11 +36,9 @@ type Gateway struct {
 	queue  *queue
 	since  time.Time
 
-	via       string // this gateway's Via pseudonym, also its loop marker
-	key       []byte // signs report forms
-	dialer    *net.Dialer
-	transport *http.Transport
-	proxy     *httputil.ReverseProxy
+	via           string // this gateway's Via pseudonym, also its loop marker
+	key           []byte // signs report forms
+	local, remote *upstream
 
 	addr    atomic.Pointer[net.Addr]
 	self    atomic.Pointer[selfAddrs]
@@ -91,7 +88,7 @@ func New(cfg Config, lists Lists, b Backend) (*Gateway, error) {
 	g.SetLists(lists)
 	g.SetUnknown(cfg.Unknown)
 	g.SetPolicy(cfg.Policy)
-	g.initForwarding()
+	g.local, g.remote = g.newUpstream(true), g.newUpstream(false)
 	return g, nil
 }
 
@@ -191,7 +188,8 @@ func (g *Gateway) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	g.closeTunnels()
 	g.tunnels.Wait()
-	g.transport.CloseIdleConnections()
+	g.local.transport.CloseIdleConnections()
+	g.remote.transport.CloseIdleConnections()
 	stopQueue()
 	workers.Wait()
 	return err
@@ -273,13 +271,15 @@ func (g *Gateway) bad(w http.ResponseWriter, r *http.Request, client netip.Addr,
 		Action: Block, Status: http.StatusBadRequest, Err: reason, Duration: time.Since(start)})
 }
 
-// clientAddr reads the client's address from RemoteAddr ("ip:port").
+// clientAddr reads the client's address from RemoteAddr ("ip:port"),
+// without the zone an IPv6 link-local address carries (a zoned address
+// never matches a prefix).
 func clientAddr(remote string) netip.Addr {
 	ap, err := netip.ParseAddrPort(remote)
 	if err != nil {
 		return netip.Addr{}
 	}
-	return ap.Addr().Unmap()
+	return ap.Addr().Unmap().WithZone("")
 }
 
 func (g *Gateway) clientAllowed(a netip.Addr) bool {

@@ -90,6 +90,39 @@ func TestClientRefused(t *testing.T) {
 	}
 }
 
+// TestLocalTargets: a client on another machine may not use the gateway
+// to reach services on the gateway's own loopback, even over a connection
+// a local client left in the pool; a local client may.
+func TestLocalTargets(t *testing.T) {
+	o := newOrigin(t, "127.0.0.1", text("local service"))
+	g := newTestGateway(t, Config{AllowFrom: []netip.Prefix{netip.MustParsePrefix("10.9.0.0/16")}}, newFilter(t), &recBackend{})
+	host := o.Listener.Addr().String()
+	_, port, _ := net.SplitHostPort(host)
+	for _, c := range []struct {
+		remote, method, target string
+		want                   int
+	}{
+		{"127.0.0.1:5000", "GET", o.URL + "/", 200},
+		{"10.9.1.1:5000", "GET", o.URL + "/", 403},
+		{"10.9.1.1:5000", "GET", "http://localhost:" + port + "/", 403},
+		{"10.9.1.1:5000", "CONNECT", host, 403},
+	} {
+		r := httptest.NewRequest(c.method, c.target, nil)
+		if c.method == "CONNECT" {
+			r.URL.Host, r.RequestURI = c.target, c.target
+		}
+		r.RemoteAddr = c.remote
+		w := httptest.NewRecorder()
+		g.ServeHTTP(w, r)
+		if w.Code != c.want {
+			t.Errorf("%s %s from %s: %d %q, want %d", c.method, c.target, c.remote, w.Code, w.Body, c.want)
+		}
+	}
+	if n := o.hits.Load(); n != 1 {
+		t.Errorf("local service saw %d requests, want 1 (the local client's)", n)
+	}
+}
+
 // TestMalformed writes broken requests over TCP: each gets 400 (431 for
 // huge headers) with a one-line reason, and the gateway keeps serving.
 func TestMalformed(t *testing.T) {
@@ -298,7 +331,7 @@ func FuzzRequest(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	g.dialer.Resolver = noDNS
+	g.local.dialer.Resolver, g.remote.dialer.Resolver = noDNS, noDNS
 	g.dialCheck = func(a string) error { return errors.New("fuzzing dials nothing") }
 	addr := serve(f, g)
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -44,7 +44,7 @@ func (g *Gateway) serveConnect(w http.ResponseWriter, r *http.Request, client ne
 		finish(http.StatusForbidden, "")
 		return
 	}
-	up, err := g.dialer.DialContext(r.Context(), "tcp", hostport)
+	up, err := g.upstreamFor(client).dialer.DialContext(r.Context(), "tcp", hostport)
 	if err != nil {
 		code, msg := dialFailure(err)
 		g.count.errors.Add(1)
@@ -152,6 +152,8 @@ func dialFailure(err error) (int, string) {
 	switch {
 	case errors.Is(err, errLoop):
 		return http.StatusLoopDetected, errLoop.Error()
+	case errors.Is(err, errLocalTarget):
+		return http.StatusForbidden, errLocalTarget.Error()
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
 		return http.StatusGatewayTimeout, "gateway timeout: " + err.Error()
 	}

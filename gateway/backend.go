@@ -21,7 +21,10 @@ type Lists interface {
 // noLists is what a nil Lists becomes: every URL is on neither list.
 type noLists struct{}
 
-func (noLists) Lookup(string) urlfilter.Match     { return urlfilter.Match{} }
+// Lookup finds nothing.
+func (noLists) Lookup(string) urlfilter.Match { return urlfilter.Match{} }
+
+// LookupHost finds nothing.
 func (noLists) LookupHost(string) urlfilter.Match { return urlfilter.Match{} }
 
 // Backend is the rest of Trawler as the gateway sees it: the crawl that

@@ -82,7 +82,11 @@
 // Clients on loopback are always served; others only from Config.AllowFrom,
 // and everyone else gets 403 before anything else happens. New refuses a
 // Listen address beyond loopback without AllowFrom, and Serve refuses such
-// a listener: an open proxy lets anyone hide behind this machine.
+// a listener: an open proxy lets anyone hide behind this machine. Clients
+// on other machines may not reach the gateway's own loopback through it
+// (403, checked after name resolution): services bound there are for this
+// machine alone. They also get their own connection pool, so a connection
+// opened for a local client is never reused for them.
 //
 // # Forwarding and limits
 //

@@ -108,6 +108,7 @@ type proxyWriter struct {
 	err    string
 }
 
+// WriteHeader notes the first final status and passes it on.
 func (w *proxyWriter) WriteHeader(code int) {
 	if w.status == 0 && code >= 200 {
 		w.status = code
@@ -116,6 +117,7 @@ func (w *proxyWriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
+// Write extends the write deadline and passes b on.
 func (w *proxyWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK

@@ -93,6 +93,7 @@ type limitConn struct {
 	release func()
 }
 
+// Close closes the connection and frees its slot.
 func (c *limitConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(c.release)

@@ -38,6 +38,7 @@ type ruleFile struct {
 // clientText is a network ("10.1.0.0/16") or one address ("10.1.2.3").
 type clientText netip.Prefix
 
+// UnmarshalText reads a network or a single address.
 func (c *clientText) UnmarshalText(b []byte) error {
 	s := strings.TrimSpace(string(b))
 	if !strings.Contains(s, "/") {
@@ -59,6 +60,7 @@ func (c *clientText) UnmarshalText(b []byte) error {
 // weekdayText is "mon" … "sun" or the full English name, any case.
 type weekdayText time.Weekday
 
+// UnmarshalText reads a day name.
 func (d *weekdayText) UnmarshalText(b []byte) error {
 	s := strings.ToLower(strings.TrimSpace(string(b)))
 	for w := time.Sunday; w <= time.Saturday; w++ {
@@ -73,6 +75,7 @@ func (d *weekdayText) UnmarshalText(b []byte) error {
 
 type clockText Clock
 
+// UnmarshalText reads HH:MM.
 func (c *clockText) UnmarshalText(b []byte) error {
 	v, err := ParseClock(strings.TrimSpace(string(b)))
 	*c = clockText(v)

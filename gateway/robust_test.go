@@ -186,7 +186,8 @@ func TestSlowHeaders(t *testing.T) {
 // TestSelfTargets: requests naming the gateway itself are answered by it,
 // never forwarded, and a request that already passed through it is a 508.
 func TestSelfTargets(t *testing.T) {
-	g, addr := startGateway(t, Config{}, newFilter(t), &recBackend{})
+	b := &recBackend{}
+	g, addr := startGateway(t, Config{}, newFilter(t), b)
 	_, port, _ := net.SplitHostPort(addr)
 	for _, target := range []string{"http://" + addr + "/", "http://localhost:" + port + "/x",
 		"http://[::ffff:127.0.0.1]:" + port + "/", "http://0.0.0.0:" + port + "/", "http://" + ReservedHost + "/"} {
@@ -195,12 +196,16 @@ func TestSelfTargets(t *testing.T) {
 			t.Errorf("GET %s: %d %q, want the gateway's 404", target, res.StatusCode, body)
 		}
 	}
-	res, _ := raw(t, addr, "GET http://127.0.0.1:1/ HTTP/1.1\r\nHost: x\r\nVia: 1.1 "+g.via+"\r\n\r\n")
+	res, _ := raw(t, addr, "CONNECT "+ReservedHost+":443 HTTP/1.1\r\nHost: x\r\n\r\n")
+	if res.StatusCode != 404 {
+		t.Errorf("CONNECT to the reserved host: %d, want 404", res.StatusCode)
+	}
+	res, _ = raw(t, addr, "GET http://127.0.0.1:1/ HTTP/1.1\r\nHost: x\r\nVia: 1.1 "+g.via+"\r\n\r\n")
 	if res.StatusCode != http.StatusLoopDetected {
 		t.Errorf("request with our own Via: %d, want 508", res.StatusCode)
 	}
-	if s := g.Stats(); s.Allowed+s.Blocked != 0 {
-		t.Errorf("self requests reached the lists: %+v", s)
+	if s := g.Stats(); s.Allowed+s.Blocked != 0 || len(b.enqueuedURLs()) != 0 {
+		t.Errorf("self requests reached the lists: %+v, enqueued %q", s, b.enqueuedURLs())
 	}
 }
 

@@ -25,6 +25,10 @@ func (g *Gateway) serveConnect(w http.ResponseWriter, r *http.Request, client ne
 		g.bad(w, r, client, start, reason)
 		return
 	}
+	if strings.TrimSuffix(host, ".") == ReservedHost {
+		plain(w, http.StatusNotFound, "gateway: "+ReservedHost+" is the gateway itself and takes no tunnels")
+		return
+	}
 	hostport := net.JoinHostPort(host, port)
 	d := Decision{At: g.cfg.Now(), Client: client, Method: r.Method, Target: hostport}
 	finish := func(status int, err string) {

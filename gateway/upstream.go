@@ -115,11 +115,13 @@ type idleConn struct {
 	idle time.Duration
 }
 
+// Read reads with the deadline IdleTimeout ahead.
 func (c *idleConn) Read(b []byte) (int, error) {
 	c.Conn.SetReadDeadline(time.Now().Add(c.idle))
 	return c.Conn.Read(b)
 }
 
+// Write writes with the deadline IdleTimeout ahead.
 func (c *idleConn) Write(b []byte) (int, error) {
 	c.Conn.SetWriteDeadline(time.Now().Add(c.idle))
 	return c.Conn.Write(b)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -24,6 +25,10 @@ func (benchBackend) Explain(context.Context, urlfilter.Match, string) (Explanati
 		Snippet: "Win big tonight at the best online casino", CrawledAt: time.Now()}, nil
 }
 
+// quiet drops the log, as a gateway without a Logger does; the tests'
+// recording logger would otherwise be measured too.
+var quiet = slog.New(slog.DiscardHandler)
+
 // paperLists is paper 002's experiment size: 10,000 entries a list.
 func paperLists(b *testing.B, extra ...string) *urlfilter.Filter {
 	lines := extra
@@ -38,7 +43,7 @@ func paperLists(b *testing.B, extra ...string) *urlfilter.Filter {
 // distributions' p50 and p99 and the difference (the gateway's cost).
 func BenchmarkAddedLatency(b *testing.B) {
 	o := newOrigin(b, "127.0.0.1", text("hello, world"))
-	_, addr := startGateway(b, Config{}, paperLists(b, "white 127.0.0.1"), benchBackend{})
+	_, addr := startGateway(b, Config{Logger: quiet}, paperLists(b, "white 127.0.0.1"), benchBackend{})
 	direct := &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 1}}
 	proxied := proxyClient(b, addr, "")
 	fetch := func(c *http.Client) time.Duration {
@@ -99,7 +104,7 @@ func BenchmarkDecisions(b *testing.B) {
 		{"connect-black-20-rules", "CONNECT", "site9876.example:443", p, 403},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			g := newTestGateway(b, Config{Unknown: Block, Policy: c.policy}, lists, benchBackend{})
+			g := newTestGateway(b, Config{Unknown: Block, Policy: c.policy, Logger: quiet}, lists, benchBackend{})
 			r := httptest.NewRequest(c.method, c.target, nil)
 			if c.method == "CONNECT" {
 				r.URL.Host, r.RequestURI = c.target, c.target

@@ -71,7 +71,8 @@ func (g *Gateway) forward(w http.ResponseWriter, r *http.Request, u *url.URL, d 
 	g.upstreamFor(d.Client).proxy.ServeHTTP(pw, out)
 }
 
-// proxyError answers a failed forward with 502, 504 or 508.
+// proxyError answers a failed forward: 502, 504 on a timeout, 508 for a
+// loop, 403 for a loopback target asked for by another machine.
 func (g *Gateway) proxyError(w http.ResponseWriter, r *http.Request, err error) {
 	pw, _ := w.(*proxyWriter)
 	note := func(s string) {

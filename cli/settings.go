@@ -25,6 +25,7 @@ func settingFlags(fs *flag.FlagSet, c *crawl.Config) {
 	fs.Var((*scopeFlag)(&c.Scope), "scope", u("scope"))
 	fs.Var((*listFlag)(&c.Include), "include", u("include")+" (repeatable)")
 	fs.Var((*listFlag)(&c.Exclude), "exclude", u("exclude")+" (repeatable)")
+	fs.Var((*listFlag)(&c.WordLists), "word-lists", u("word-lists")+" (repeatable; see `trawler verdicts --help` for the format)")
 	fs.DurationVar(&c.ConnectTimeout, "connect-timeout", c.ConnectTimeout, u("connect-timeout"))
 	fs.DurationVar(&c.Timeout, "timeout", c.Timeout, u("timeout"))
 	fs.IntVar(&c.MaxRedirects, "max-redirects", c.MaxRedirects, u("max-redirects"))

@@ -103,6 +103,10 @@ type Config struct {
 	NearThreshold float64       `json:"near_threshold"` // least similarity of near-duplicate pages, in (0,1]; 0 = no detection; DefaultConfig sets 0.9
 	NearWindow    int           `json:"near_window"`    // pages whose sketches stay in memory to be compared, the latest (about 1.6 KB each); default 10,000
 
+	// WordLists are the sensitive-word lists (paper 002) the crawl's pages
+	// are judged by, as files (see crawl/wordscan); none means no verdicts.
+	WordLists []string `json:"word_lists"`
+
 	OnCompletion string `json:"on_completion"` // what happens when a crawl's cycle ends: idle (default), quit, or loop (re-crawl)
 	LogLevel     int    `json:"log_level"`     // 0 errors only … 5 everything; default 2
 	Hook         string `json:"hook"`          // command run when a crawl ends, given the crawl ID and database path

@@ -18,6 +18,7 @@ import (
 	"github.com/trawler/trawler/crawl/neardup"
 	"github.com/trawler/trawler/crawl/seen"
 	"github.com/trawler/trawler/crawl/urlnorm"
+	"github.com/trawler/trawler/crawl/wordscan"
 )
 
 // Engine runs one crawl. Make it with New, start it with Run, and steer it
@@ -28,23 +29,27 @@ type Engine struct {
 	store Store
 	owner string // names this run's leases in the store
 
-	norm     urlnorm.Options
-	scope    *scope
-	traps    *trapGuard
-	polite   *polite
-	fetcher  *fetch.Fetcher
-	seen     *seen.Set
-	skipSeen *seen.Set // URLs skipped for a link-bound reason (depth, nofollow), recorded once
-	front    *frontier.Frontier[Item]
-	near     *neardup.Index // nil without near-duplicate detection
-	nearFull atomic.Bool    // the index has reached its window; logged once
-	nearCfg  neardup.Config
+	norm      urlnorm.Options
+	scope     *scope
+	traps     *trapGuard
+	polite    *polite
+	fetcher   *fetch.Fetcher
+	seen      *seen.Set
+	skipSeen  *seen.Set // URLs skipped for a link-bound reason (depth, nofollow), recorded once
+	front     *frontier.Frontier[Item]
+	near      *neardup.Index    // nil without near-duplicate detection
+	scanner   *wordscan.Scanner // nil without word lists
+	scoreWake chan struct{}     // the writer committed pages: the scorer has work
+	nearFull  atomic.Bool       // the index has reached its window; logged once
+	nearCfg   neardup.Config
 
-	results  chan result
-	flushReq chan chan error
-	meter    meter
-	log      eventLog
-	logger   *slog.Logger
+	results      chan result
+	flushReq     chan chan error
+	meter        meter
+	laneAt       time.Time // when distribute last asked the store for the priority lane
+	priorityOnly bool      // see PriorityOnly
+	log          eventLog
+	logger       *slog.Logger
 
 	// The four queues' counts. Waiting is the frontier, plus spilled URLs
 	// (waiting in the store only), plus those in a worker's hand, plus parked
@@ -57,6 +62,9 @@ type Engine struct {
 	done       atomic.Int64
 	errs       atomic.Int64
 	skipped    atomic.Int64   // URLs recorded as skipped
+	urgent     atomic.Int64   // URLs taken from the priority lane
+	scored     atomic.Int64   // pages judged by the word lists
+	black      atomic.Int64   // of them, black
 	reserved   atomic.Int64   // fetches started or done, for the page cap
 	background atomic.Int64   // sitemap readers still running
 	bgDone     sync.WaitGroup // the same readers, to wait for at the end
@@ -96,19 +104,25 @@ func New(cfg Config, store Store, opts ...Option) (*Engine, error) {
 		return nil, fmt.Errorf("set up fetching: %w", err)
 	}
 	e := &Engine{
-		cfg:      cfg,
-		store:    store,
-		owner:    newOwner(),
-		norm:     urlnorm.Options{MaxLength: cfg.MaxURLLength},
-		fetcher:  f,
-		polite:   pol,
-		traps:    newTrapGuard(&cfg),
-		seen:     seen.New(seen.Config{Expected: cfg.ExpectedURLs}),
-		skipSeen: seen.New(seen.Config{Expected: max(cfg.ExpectedURLs/16, 1024)}),
-		results:  make(chan result, 4*cfg.Threads+64),
-		flushReq: make(chan chan error),
-		state:    StateIdle,
-		stopping: make(chan struct{}),
+		cfg:       cfg,
+		store:     store,
+		owner:     newOwner(),
+		norm:      urlnorm.Options{MaxLength: cfg.MaxURLLength},
+		fetcher:   f,
+		polite:    pol,
+		traps:     newTrapGuard(&cfg),
+		seen:      seen.New(seen.Config{Expected: cfg.ExpectedURLs}),
+		skipSeen:  seen.New(seen.Config{Expected: max(cfg.ExpectedURLs/16, 1024)}),
+		results:   make(chan result, 4*cfg.Threads+64),
+		flushReq:  make(chan chan error),
+		state:     StateIdle,
+		stopping:  make(chan struct{}),
+		scoreWake: make(chan struct{}, 1),
+	}
+	if len(cfg.WordLists) > 0 {
+		if e.scanner, err = LoadWordLists(cfg.WordLists); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.NearThreshold > 0 {
 		e.nearCfg = neardup.DefaultConfig()
@@ -211,6 +225,10 @@ func (e *Engine) Run(ctx context.Context) error {
 	writerDone := make(chan struct{})
 	wctx := context.WithoutCancel(ctx)
 	go e.writer(wctx, writerDone)
+	var scoring sync.WaitGroup
+	if vs, ok := e.store.(VerdictStore); ok && e.scanner != nil {
+		scoring.Go(func() { e.scorer(e.bgCtx, vs, writerDone) })
+	}
 
 	var workers sync.WaitGroup
 	for range e.cfg.Threads {
@@ -222,9 +240,12 @@ func (e *Engine) Run(ctx context.Context) error {
 	e.bgDone.Wait() // workers started every sitemap reader; none starts now
 	close(e.results)
 	<-writerDone
+	scoring.Wait()
 
 	err := e.fatalErr()
-	if terr := e.store.AddRunTime(wctx, time.Since(e.started)); terr != nil && err == nil {
+	if e.priorityOnly {
+		// The lane's runs are not the crawl's: their time is not the cycle's.
+	} else if terr := e.store.AddRunTime(wctx, time.Since(e.started)); terr != nil && err == nil {
 		err = fmt.Errorf("store the run's time: %w", terr)
 	}
 	if err == nil {
@@ -232,7 +253,7 @@ func (e *Engine) Run(ctx context.Context) error {
 			err = fmt.Errorf("hand back unfinished URLs: %w", rerr)
 		}
 	}
-	if err == nil && ctx.Err() == nil && !e.isStopping() {
+	if err == nil && ctx.Err() == nil && !e.isStopping() && !e.priorityOnly {
 		err = e.finishCycle(wctx)
 	}
 	switch {
@@ -252,6 +273,9 @@ func (e *Engine) Run(ctx context.Context) error {
 // restore loads what the store knows of this crawl: counts, the seen-set
 // and, for a new crawl, the seeds.
 func (e *Engine) restore(ctx context.Context) error {
+	if e.priorityOnly {
+		return e.restoreLane(ctx)
+	}
 	if err := e.store.Recover(ctx); err != nil {
 		return fmt.Errorf("recover unfinished URLs: %w", err)
 	}
@@ -298,14 +322,18 @@ func (e *Engine) restore(ctx context.Context) error {
 				return fmt.Errorf("load near-duplicate sketches: %w", err)
 			}
 		}
-		return nil
 	}
+	// Seeds the store does not know yet: those of a new crawl, or of a
+	// crawl whose only URLs came through the priority lane.
 	var items []Item
 	for _, s := range e.cfg.Seeds {
 		fp := fingerprint(s)
 		if e.seen.Add(fp) {
 			items = append(items, Item{URL: s, FP: fp})
 		}
+	}
+	if len(items) == 0 {
+		return nil
 	}
 	held := e.admit(items)
 	if err := e.store.Apply(ctx, e.owner, &Batch{New: items, Held: held}); err != nil {
@@ -390,7 +418,11 @@ func (e *Engine) distribute(ctx context.Context) {
 			}
 			continue
 		}
-		if e.spilled.Load() == 0 && e.front.Idle() && e.background.Load() == 0 {
+		if err := e.pollLane(ctx); err != nil {
+			e.fail(err)
+			return
+		}
+		if e.spilled.Load() == 0 && e.front.Idle() && e.background.Load() == 0 && !e.priorityOnly {
 			return
 		}
 		select {
@@ -422,10 +454,23 @@ func (e *Engine) refill(ctx context.Context, n int) error {
 	if e.spilled.Load() < 0 {
 		e.spilled.Store(0)
 	}
-	entries := make([]frontier.Entry[Item], len(items))
-	for i, it := range items {
-		entries[i] = frontier.Entry[Item]{Value: it, FP: it.FP, Depth: it.Depth}
-	}
-	e.front.Push(entries, itemHost)
+	e.pushClaimed(items)
 	return nil
+}
+
+// pushClaimed puts URLs claimed from the store into the frontier, those
+// of the priority lane in its lane.
+func (e *Engine) pushClaimed(items []Item) {
+	var lane, rest []frontier.Entry[Item]
+	for _, it := range items {
+		ent := frontier.Entry[Item]{Value: it, FP: it.FP, Depth: it.Depth}
+		if it.Urgent {
+			e.urgent.Add(1)
+			lane = append(lane, ent)
+		} else {
+			rest = append(rest, ent)
+		}
+	}
+	e.front.PushUrgent(lane, itemHost)
+	e.front.Push(rest, itemHost)
 }

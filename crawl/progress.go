@@ -35,6 +35,14 @@ type Progress struct {
 	// with their reasons in the store (robots.txt, scope, depth, …).
 	Skipped int64
 
+	// Urgent counts the URLs this run took from the priority lane (see
+	// Store.ClaimUrgent): those the URL filter's gateway asked to judge.
+	Urgent int64
+
+	// Scored counts the pages this run judged by the crawl's word lists
+	// (Config.WordLists), and Black those judged black.
+	Scored, Black int64
+
 	// The figures below cover the crawl's current cycle, earlier runs
 	// (before a stop and a resume) included.
 	ByDepth  []int64       // fetched URLs per depth, done and error together
@@ -136,6 +144,8 @@ func (e *Engine) Progress() Progress {
 	p.Errors = e.errs.Load()
 	p.Skipped = e.skipped.Load()
 	p.Processing = e.processing.Load()
+	p.Urgent = e.urgent.Load()
+	p.Scored, p.Black = e.scored.Load(), e.black.Load()
 	p.Waiting = int64(e.front.Len()) + e.spilled.Load() + e.parked.Load() + e.inHand.Load()
 	p.Bytes = e.bytes.Load()
 	p.ActiveHosts = e.front.ActiveHosts()

@@ -26,6 +26,14 @@ type Store interface {
 	// mixed: the store may use either) and returns them.
 	Claim(ctx context.Context, owner string, n int, order Strategy) ([]Item, error)
 
+	// ClaimUrgent leases up to n URLs of the priority lane to owner and
+	// returns them marked Urgent: URLs someone needs judged now (paper
+	// 002's gateway met them and nobody has a verdict). Claim serves the
+	// lane first too; the engine asks ClaimUrgent a few times a second, so
+	// it must be cheap when the lane is empty. A lease on a lane URL older
+	// than a few minutes belongs to a run that died and is taken over.
+	ClaimUrgent(ctx context.Context, owner string, n int) ([]Item, error)
+
 	// Release returns every URL leased to owner and not finished to waiting.
 	Release(ctx context.Context, owner string) error
 

@@ -140,6 +140,7 @@ type Item struct {
 	Parent   string // referring page, empty for seeds
 	Resource bool   // reached only as a resource (img, script, …)
 	Hops     int    // redirects in a row that led here; 0 when a link did
+	Urgent   bool   // from the priority lane (Store.ClaimUrgent): served before any other waiting URL
 
 	// Validators are the stored page's, when a re-crawl visits the URL
 	// again; nil otherwise. The fetch then asks for the page only if it

@@ -134,6 +134,12 @@ func (e *Engine) commit(ctx context.Context, b *Batch) error {
 	e.skipped.Add(int64(len(b.Skipped)))
 	e.processing.Add(-(ok + failed + claimed))
 	e.meter.add(time.Now(), e.done.Load()+e.errs.Load())
+	if ok > 0 {
+		select {
+		case e.scoreWake <- struct{}{}:
+		default:
+		}
+	}
 	return nil
 }
 

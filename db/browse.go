@@ -61,6 +61,10 @@ type PageQuery struct {
 	// pages they match.
 	NearDuplicates bool
 
+	// Verdict keeps the pages the word lists judged so: "black", "white"
+	// or "grey" (paper 002's sensitive-word filter); empty for any.
+	Verdict string
+
 	// Skipped lists the URLs found and not fetched instead of the pages,
 	// optionally of one SkipReason; only Depth and Search (a substring of
 	// the URL) filter them further.
@@ -103,6 +107,7 @@ type PageRow struct {
 
 	RedirectTo string           // Location of a 3xx answer
 	Truncated  bool             // the body was cut at the size cap
+	Verdict    string           // black, white or grey by the crawl's word lists; empty when not scored
 	SkipReason crawl.SkipReason // why a skipped URL was not fetched (PageQuery.Skipped)
 	Parent     string           // the page that linked to a skipped URL
 }
@@ -133,14 +138,14 @@ func (r *PageRow) Cursor(s SortKey) *Cursor {
 
 const rowColumns = `p.id, p.url, p.host, p.status, p.title, p.depth, p.content_type, p.length,
     p.fetched_at, p.content_fp, p.duplicate_of, p.err, p.near_group, p.near_similarity, p.change,
-    p.redirect_to, p.truncated`
+    p.redirect_to, p.truncated, coalesce((SELECT v.verdict FROM verdicts v WHERE v.page_id = p.id), '')`
 
 func scanRow(s scanner, extra ...any) (PageRow, error) {
 	var r PageRow
 	var fetched, contentFP, group int64
 	dst := []any{&r.ID, &r.URL, &r.Host, &r.Status, &r.Title, &r.Depth, &r.ContentType, &r.Length,
 		&fetched, &contentFP, &r.DuplicateOf, &r.Err, &group, &r.NearSimilarity, &r.Change,
-		&r.RedirectTo, &r.Truncated}
+		&r.RedirectTo, &r.Truncated, &r.Verdict}
 	err := s.Scan(append(dst, extra...)...)
 	r.FetchedAt = time.Unix(0, fetched).UTC()
 	r.ContentFP, r.NearGroup = uint64(contentFP), uint64(group)
@@ -192,6 +197,14 @@ func (q *PageQuery) filter(index string) (from, where string, args []any, err er
 	if q.NearDuplicates {
 		conds = append(conds, nearFilter)
 	}
+	switch q.Verdict {
+	case "":
+	case "black", "white", "grey":
+		conds = append(conds, "p.id IN (SELECT page_id FROM verdicts WHERE crawl_id = ? AND verdict = ?)")
+		args = append(args, q.Crawl, q.Verdict)
+	default:
+		return "", "", nil, fmt.Errorf("verdict %q: want black, white or grey", q.Verdict)
+	}
 	return from, strings.Join(conds, " AND "), args, nil
 }
 
@@ -232,7 +245,8 @@ func (q *PageQuery) order(noIndex bool) (orderBy, after string, args []any, err 
 
 // filtered reports whether q has filters other than the crawl and search.
 func (q *PageQuery) filtered() bool {
-	return q.StatusClass != 0 || q.ContentType != "" || q.Host != "" || q.Depth != nil || q.NearDuplicates
+	return q.StatusClass != 0 || q.ContentType != "" || q.Host != "" || q.Depth != nil || q.NearDuplicates ||
+		q.Verdict != ""
 }
 
 // fewMatches reports whether q's filters select at most sortInMemory rows.

@@ -207,6 +207,7 @@ func (d *DB) DeleteCrawl(ctx context.Context, id int64) error {
 	defer tx.Rollback()
 	for _, q := range []string{
 		unindexPages + `crawl_id = ?`,
+		`DELETE FROM verdicts WHERE crawl_id = ?`,
 		`DELETE FROM links WHERE crawl_id = ?`,
 		`DELETE FROM pages WHERE crawl_id = ?`,
 		`DELETE FROM errors WHERE crawl_id = ?`,

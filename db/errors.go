@@ -14,8 +14,9 @@ import (
 // write the database matches ErrStorage (the command line exits with code 3
 // for them); ErrNewerSchema, ErrNotDatabase and ErrCannotOpen say more about
 // why Open failed and match ErrStorage too. ErrNotFound and ErrBadQuery are
-// the caller's mistakes, not the database's, and do not; nor does
-// ErrUnfinished, a re-crawl asked of a crawl that has not ended.
+// the caller's mistakes, not the database's, and do not; nor do
+// ErrUnfinished, a re-crawl asked of a crawl that has not ended, and
+// ErrInput, input that is not valid.
 var (
 	ErrStorage     = errors.New("database error")
 	ErrNewerSchema = errors.New("database was made by a newer version of Trawler")
@@ -24,6 +25,7 @@ var (
 	ErrNotFound    = errors.New("not found")
 	ErrBadQuery    = errors.New("bad search query")
 	ErrUnfinished  = errors.New("the crawl is not done: resume it before a re-crawl")
+	ErrInput       = errors.New("bad input") // a URL, list entry or word list the caller gave is not valid
 )
 
 // IsStorageError reports whether err came from the database itself, as
@@ -45,7 +47,7 @@ func wrap(err error, format string, a ...any) error {
 	err = fmt.Errorf(format+": %w", append(a, err)...)
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
 		errors.Is(err, ErrNotFound) || errors.Is(err, ErrBadQuery) || errors.Is(err, ErrUnfinished) ||
-		errors.Is(err, ErrStorage) {
+		errors.Is(err, ErrInput) || errors.Is(err, ErrStorage) {
 		return err
 	}
 	return &storageError{err}

@@ -18,6 +18,7 @@ var CSVHeader = []string{
 	"last_modified", "expires", "etag", "description", "keywords", "author", "robots",
 	"duplicate_of", "duration_ms", "resource", "err",
 	"near_group", "near_match", "near_similarity", "change", "cycle", "redirect_to", "truncated",
+	"verdict", "score", "terms",
 }
 
 const exportColumns = `p.url, p.status, p.depth, p.title, p.content_type, p.length, p.fetched_at, p.content_fp,
@@ -25,7 +26,10 @@ const exportColumns = `p.url, p.status, p.depth, p.title, p.content_type, p.leng
     p.last_modified, p.expires, p.etag, p.description, p.keywords, p.author, p.robots,
     p.duplicate_of, p.duration, p.resource, p.err,
     p.near_group, coalesce((SELECT m.url FROM pages m WHERE m.crawl_id = p.crawl_id AND m.fp = p.near_of AND p.near_of <> 0), ''),
-    p.near_similarity, p.change, p.cycle, p.redirect_to, p.truncated`
+    p.near_similarity, p.change, p.cycle, p.redirect_to, p.truncated,
+    coalesce((SELECT v.verdict FROM verdicts v WHERE v.page_id = p.id), ''),
+    (SELECT v.score FROM verdicts v WHERE v.page_id = p.id AND v.verdict <> ''),
+    coalesce((SELECT v.terms FROM verdicts v WHERE v.page_id = p.id), '')`
 
 // WriteBOM writes the UTF-8 byte-order mark that makes Excel on Windows
 // read a CSV file as UTF-8 (without it, accented and CJK text is garbled).
@@ -121,19 +125,28 @@ func scanExport(rows *sql.Rows, rec []string) error {
 	var (
 		url, title, ctype, host, ip, parent, final, charset, enc string
 		etag, desc, keywords, author, robots, dup, errText       string
-		nearMatch, change, redirectTo                            string
+		nearMatch, change, redirectTo, verdict, terms            string
 		status, depth, cycle                                     int
 		length, fetched, contentFP, contentLength, duration      int64
 		nearGroup                                                int64
 		nearSimilarity                                           float64
 		lastMod, expires                                         sql.NullInt64
+		score                                                    sql.NullFloat64
 		resource, truncated                                      bool
 	)
 	if err := rows.Scan(&url, &status, &depth, &title, &ctype, &length, &fetched, &contentFP,
 		&host, &ip, &parent, &final, &charset, &enc, &contentLength, &lastMod, &expires, &etag,
 		&desc, &keywords, &author, &robots, &dup, &duration, &resource, &errText,
-		&nearGroup, &nearMatch, &nearSimilarity, &change, &cycle, &redirectTo, &truncated); err != nil {
+		&nearGroup, &nearMatch, &nearSimilarity, &change, &cycle, &redirectTo, &truncated,
+		&verdict, &score, &terms); err != nil {
 		return err
+	}
+	scoreText, termsText := "", ""
+	if score.Valid {
+		scoreText = strconv.FormatFloat(score.Float64, 'f', -1, 64)
+	}
+	if hits, err := hitsFromJSON(terms); err == nil {
+		termsText = HitsText(hits)
 	}
 	similarity := ""
 	if nearMatch != "" {
@@ -146,7 +159,7 @@ func scanExport(rows *sql.Rows, rec []string) error {
 		csvTime(fromSeconds(lastMod)), csvTime(fromSeconds(expires)), etag, desc, keywords, author, robots,
 		dup, strconv.FormatInt(duration/int64(time.Millisecond), 10), strconv.FormatBool(resource), errText,
 		nearGroupText(nearGroup), nearMatch, similarity, change, strconv.Itoa(cycle),
-		redirectTo, strconv.FormatBool(truncated),
+		redirectTo, strconv.FormatBool(truncated), verdict, scoreText, termsText,
 	}
 	for i, c := range cells {
 		rec[i] = SafeCell(c)

@@ -67,10 +67,11 @@ DELETE FROM page_versions WHERE crawl_id = ?1 AND fp = ?2 AND id NOT IN (
 type settings struct {
 	keep     int // texts kept per page, the current one included
 	min, max time.Duration
+	score    bool // the crawl has word lists: stored pages are marked for scoring
 }
 
 func settingsOf(c crawl.Config) settings {
-	s := settings{keep: c.KeepVersions, min: c.RevisitMin, max: c.RevisitMax}
+	s := settings{keep: c.KeepVersions, min: c.RevisitMin, max: c.RevisitMax, score: len(c.WordLists) > 0}
 	if s.keep <= 0 {
 		s.keep = crawl.DefaultKeepVersions
 	}

@@ -58,6 +58,7 @@ type statements struct {
 	prior, prevVisit, visit         *sql.Stmt
 	keepRow, rewrite                *sql.Stmt
 	saveVersion, pruneVers          *sql.Stmt
+	mark                            *sql.Stmt
 	all                             []*sql.Stmt
 }
 
@@ -72,6 +73,7 @@ func newPageWriter(ctx context.Context, tx *sql.Tx, crawlID int64, cycle int, hi
 		{&w.st.prior, selectPrior}, {&w.st.prevVisit, selectPrevVisit}, {&w.st.visit, upsertVisit},
 		{&w.st.keepRow, updateKeptRow}, {&w.st.rewrite, rewriteRow},
 		{&w.st.saveVersion, saveVersion}, {&w.st.pruneVers, pruneVersions},
+		{&w.st.mark, markPending},
 	} {
 		st, err := tx.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -135,7 +137,13 @@ func (w *pageWriter) write(ctx context.Context, p *crawl.Page, now int64) error 
 		return wrap(err, "record the visit of %s", p.URL)
 	}
 	_, err = w.st.finish.ExecContext(ctx, w.crawl, int64(p.FP), p.URL, p.Depth, p.Parent, p.Resource, int(state), now, due)
-	return wrap(err, "finish url %s", p.URL)
+	if err != nil {
+		return wrap(err, "finish url %s", p.URL)
+	}
+	if w.hist.score && !p.Failed() && !p.Resource {
+		_, err = w.st.mark.ExecContext(ctx, w.crawl, int64(p.FP))
+	}
+	return wrap(err, "mark %s for scoring", p.URL)
 }
 
 // replace stores p as the crawl's page for its URL, with its links; a page

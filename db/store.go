@@ -3,10 +3,8 @@ package db
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"sync"
 	"time"
 
@@ -33,7 +31,8 @@ func (s *CrawlStore) ID() int64 { return s.id }
 
 // Known URLs keep their state; a waiting one takes the smaller depth (and
 // the parent that gave it), stays a resource only if reached as one again,
-// and is leased to the writer if held and free. A URL skipped for a
+// and is leased to the writer if held and free (unless it is in the
+// priority lane, which ClaimUrgent serves). A URL skipped for a
 // link-bound reason (depth, nofollow) that another link admits waits again,
 // with that link's depth and parent.
 const insertURL = `
@@ -43,8 +42,8 @@ ON CONFLICT (crawl_id, fp) DO UPDATE SET
     parent      = CASE WHEN state = 4 OR excluded.depth < depth THEN excluded.parent ELSE parent END,
     depth       = CASE WHEN state = 4 THEN excluded.depth ELSE min(depth, excluded.depth) END,
     resource    = CASE WHEN state = 4 THEN excluded.resource ELSE resource AND excluded.resource END,
-    leased_at   = CASE WHEN owner = '' AND excluded.owner <> '' THEN excluded.leased_at ELSE leased_at END,
-    owner       = CASE WHEN owner = '' THEN excluded.owner ELSE owner END,
+    leased_at   = CASE WHEN owner = '' AND excluded.owner <> '' AND priority = 0 THEN excluded.leased_at ELSE leased_at END,
+    owner       = CASE WHEN owner = '' AND priority = 0 THEN excluded.owner ELSE owner END,
     state       = 0,
     skip_reason = ''
 WHERE state = 0 OR (state = 4 AND skip_reason IN ('depth', 'nofollow'))`
@@ -68,7 +67,7 @@ const finishURL = `
 INSERT INTO urls (crawl_id, fp, url, depth, parent, resource, state, discovered_at, next_due)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
 ON CONFLICT (crawl_id, fp) DO UPDATE SET state = excluded.state, owner = '', leased_at = NULL,
-    revisit = 0, next_due = excluded.next_due`
+    revisit = 0, next_due = excluded.next_due, priority = 0`
 
 // Apply commits a batch in one transaction: new URLs join the frontier,
 // pages are stored with their links, errors and full-text entry, each
@@ -193,122 +192,6 @@ func (s *CrawlStore) applyNew(ctx context.Context, tx *sql.Tx, owner string, b *
 		if err != nil {
 			return wrap(err, "apply batch: add url %s", it.URL)
 		}
-	}
-	return nil
-}
-
-const claimURLs = `
-UPDATE urls SET owner = ?1, leased_at = ?2
-WHERE id IN (SELECT id FROM urls WHERE crawl_id = ?3 AND state = 0 AND owner = ''
-             ORDER BY depth %[1]s, id %[1]s LIMIT ?4)
-RETURNING id, url, fp, depth, parent, resource, revisit`
-
-// claimValidators reads the validators of the stored pages of revisited
-// URLs (a JSON array of URL fingerprints).
-const claimValidators = `
-SELECT fp, etag, last_modified FROM pages
-WHERE crawl_id = ? AND fp IN (SELECT value FROM json_each(?)) AND (etag <> '' OR last_modified IS NOT NULL)`
-
-// Claim leases up to n waiting, free URLs to owner: breadth-first (and
-// mixed) takes the smallest depth first and, within a depth, the URLs
-// discovered first; depth-first takes the largest depth and the newest.
-// URLs a re-crawl revisits carry their stored page's validators.
-func (s *CrawlStore) Claim(ctx context.Context, owner string, n int, order crawl.Strategy) ([]crawl.Item, error) {
-	if n <= 0 {
-		return nil, nil
-	}
-	dir := "ASC"
-	if order == crawl.DFS {
-		dir = "DESC"
-	}
-	tx, err := s.d.w.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, wrap(err, "claim urls: begin")
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, fmt.Sprintf(claimURLs, dir), owner, time.Now().UnixNano(), s.id, n)
-	if err != nil {
-		return nil, wrap(err, "claim urls")
-	}
-	var got []claimed
-	var revisits []int64
-	for rows.Next() {
-		var c claimed
-		var fp int64
-		var revisit bool
-		if err := rows.Scan(&c.id, &c.item.URL, &fp, &c.item.Depth, &c.item.Parent, &c.item.Resource, &revisit); err != nil {
-			rows.Close()
-			return nil, wrap(err, "claim urls: read")
-		}
-		c.item.FP = uint64(fp)
-		got = append(got, c)
-		if revisit {
-			revisits = append(revisits, fp)
-		}
-	}
-	if err := rows.Close(); err != nil {
-		return nil, wrap(err, "claim urls: read")
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap(err, "claim urls: read")
-	}
-	if err := s.validators(ctx, tx, got, revisits); err != nil {
-		return nil, err
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, wrap(err, "claim urls: commit")
-	}
-	sort.Slice(got, func(i, j int) bool {
-		a, b := got[i], got[j]
-		if order == crawl.DFS {
-			a, b = b, a
-		}
-		if a.item.Depth != b.item.Depth {
-			return a.item.Depth < b.item.Depth
-		}
-		return a.id < b.id
-	})
-	items := make([]crawl.Item, len(got))
-	for i, c := range got {
-		items[i] = c.item
-	}
-	return items, nil
-}
-
-// claimed is one URL Claim leased.
-type claimed struct {
-	id   int64
-	item crawl.Item
-}
-
-// validators gives the claimed URLs that are revisits the ETag and
-// Last-Modified of their stored pages.
-func (s *CrawlStore) validators(ctx context.Context, tx *sql.Tx, got []claimed, revisits []int64) error {
-	if len(revisits) == 0 {
-		return nil
-	}
-	fps, _ := json.Marshal(revisits)
-	rows, err := tx.QueryContext(ctx, claimValidators, s.id, string(fps))
-	if err != nil {
-		return wrap(err, "claim urls: read validators")
-	}
-	defer rows.Close()
-	found := map[uint64]*crawl.Validators{}
-	for rows.Next() {
-		var fp int64
-		var v crawl.Validators
-		var lastMod sql.NullInt64
-		if err := rows.Scan(&fp, &v.ETag, &lastMod); err != nil {
-			return wrap(err, "claim urls: read validators")
-		}
-		v.LastModified = fromSeconds(lastMod)
-		found[uint64(fp)] = &v
-	}
-	if err := rows.Err(); err != nil {
-		return wrap(err, "claim urls: read validators")
-	}
-	for i := range got {
-		got[i].item.Validators = found[got[i].item.FP]
 	}
 	return nil
 }

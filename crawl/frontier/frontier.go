@@ -93,6 +93,7 @@ type host[T any] struct {
 type entry[T any] struct {
 	Entry[T]
 	taken bool
+	dead  bool // moved to the priority lane: its place in a group is skipped
 }
 
 // New returns an empty frontier.
@@ -147,6 +148,44 @@ func (f *Frontier[T]) Push(entries []Entry[T], hostOf func(T) string) {
 	}
 	f.pushes++
 	for _, q := range touched {
+		f.offer(q)
+	}
+	f.cond.Broadcast()
+}
+
+// PushUrgent puts URLs in the priority lane: each is taken before any
+// other URL of its queue, and its queue goes to the front of the pool, so
+// the next idle worker serves it unless its host must wait (politeness
+// still holds). A URL already waiting moves to the lane.
+func (f *Frontier[T]) PushUrgent(entries []Entry[T], hostOf func(T) string) {
+	if len(entries) == 0 {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return
+	}
+	var touched []*queue[T]
+	for _, e := range entries {
+		if old, ok := f.index[e.FP]; ok {
+			old.dead = true
+			f.waiting--
+		}
+		h := f.host(hostOf(e.Value))
+		q := h.queues[int(e.FP%uint64(len(h.queues)))]
+		ent := &entry[T]{Entry: e}
+		q.urgent = append(q.urgent, ent)
+		q.n++
+		f.index[e.FP] = ent
+		f.waiting++
+		touched = append(touched, q)
+	}
+	for _, q := range touched {
+		if q.state == inPool {
+			f.pool.remove(q)
+			q.state = idle
+		}
 		f.offer(q)
 	}
 	f.cond.Broadcast()
@@ -253,6 +292,9 @@ func (f *Frontier[T]) take(q *queue[T]) *Lease[T] {
 		if e == nil {
 			break
 		}
+		if e.dead {
+			continue
+		}
 		delete(f.index, e.FP)
 		f.waiting--
 		l.Entries = append(l.Entries, e.Entry)
@@ -300,7 +342,11 @@ func (f *Frontier[T]) offer(q *queue[T]) {
 		return
 	}
 	q.state = inPool
-	f.pool.push(q)
+	if len(q.urgent) > 0 {
+		f.pool.pushFront(q)
+	} else {
+		f.pool.push(q)
+	}
 	f.cond.Signal()
 }
 
@@ -391,7 +437,9 @@ func (f *Frontier[T]) Drain() []Entry[T] {
 	for _, h := range f.hosts {
 		for _, q := range h.queues {
 			for e := q.pick(BFS, 0, nil); e != nil; e = q.pick(BFS, 0, nil) {
-				out = append(out, e.Entry)
+				if !e.dead {
+					out = append(out, e.Entry)
+				}
 			}
 		}
 	}

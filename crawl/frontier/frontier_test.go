@@ -224,3 +224,51 @@ func TestDrain(t *testing.T) {
 		t.Errorf("drained %d + leased %d, want 5 in all", len(got), len(l.Entries))
 	}
 }
+
+func TestPushUrgent(t *testing.T) {
+	hostOf := func(v int) string { return fmt.Sprintf("h%d:80", v/100) }
+	f := New[int](Config{Batch: 1})
+	f.Push(entries(101, 102, 103), hostOf)
+	f.Push(entries(201, 202), hostOf)
+	f.PushUrgent(entries(301, 103), hostOf)
+	if f.Len() != 6 {
+		t.Fatalf("Len = %d after moving 103 to the lane, want 6", f.Len())
+	}
+	var got []int
+	for !f.Idle() {
+		l, err := f.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range l.Entries {
+			got = append(got, e.Value)
+		}
+		f.Return(l)
+	}
+	// The lane's hosts go first, each lane URL first within its queue;
+	// the moved URL is not taken twice.
+	want := []int{103, 301, 201, 101, 202, 102}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+	if f.Len() != 0 {
+		t.Errorf("Len = %d at the end", f.Len())
+	}
+}
+
+func TestUrgentWaitsForItsHost(t *testing.T) {
+	now := time.Unix(1000, 0)
+	f := New[int](Config{Batch: 1, Delay: time.Hour, Now: func() time.Time { return now }})
+	f.Push(entries(1, 2), oneHost)
+	l, _ := f.Next(context.Background())
+	f.Return(l)
+	f.PushUrgent(entries(3), oneHost)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if l, err := f.Next(ctx); err == nil {
+		t.Fatalf("took %v before the host's delay ended", l.Entries)
+	}
+	if got := f.Drain(); len(got) != 2 || got[0].Value != 3 {
+		t.Errorf("drained %v, want the lane's URL first and 2 in all", got)
+	}
+}

@@ -19,9 +19,10 @@ const (
 // each group gives its URLs in document order.
 type queue[T any] struct {
 	host   *host[T]
+	urgent []*entry[T]   // the priority lane: picked before any group, oldest first
 	groups [][]*entry[T] // groups[head:] are live; each group's entries are consumed from its front
 	head   int
-	n      int // entries left
+	n      int // entries left, in urgent and groups, dead ones included
 	state  queueState
 	pushes uint64 // the Push that last opened a group here
 
@@ -45,6 +46,13 @@ func (q *queue[T]) push(e *entry[T]) {
 func (q *queue[T]) pick(order Order, mix float64, rnd *rand.Rand) *entry[T] {
 	if q.n == 0 {
 		return nil
+	}
+	if len(q.urgent) > 0 {
+		e := q.urgent[0]
+		q.urgent[0] = nil
+		q.urgent = q.urgent[1:]
+		q.n--
+		return e
 	}
 	depthFirst := order == DFS || (order == Mixed && rnd.Float64() < mix)
 	if depthFirst {
@@ -93,6 +101,16 @@ func (p *fifo[T]) push(q *queue[T]) {
 		p.first = q
 	}
 	p.last = q
+}
+
+func (p *fifo[T]) pushFront(q *queue[T]) {
+	q.prev, q.next = nil, p.first
+	if p.first != nil {
+		p.first.prev = q
+	} else {
+		p.last = q
+	}
+	p.first = q
 }
 
 func (p *fifo[T]) pop() *queue[T] {

@@ -68,6 +68,7 @@ type file struct {
 	NearWindow     int        `toml:"near-window" comment:"pages whose sketches stay in memory to be compared, the latest (about 1.6 KB each; at least 1000)"`
 	OnCompletion   string     `toml:"on-completion" comment:"what happens when a crawl's cycle ends: idle, quit (the window closes) or loop (crawl again)"`
 	LogLevel       int        `toml:"log-level" comment:"log detail, 0 errors only, 1 warnings, 2 milestones, 3 every fetch, 4 link decisions, 5 everything"`
+	WordLists      []string   `toml:"word-lists" comment:"sensitive-word list files the pages are judged by (paper 002's URL filter): black, white or grey"`
 	Hook           string     `toml:"hook" comment:"command run when the crawl ends, given the crawl ID and the database path (split on spaces, no shell)"`
 	Auth           []hostAuth `toml:"auth" comment:"basic-auth user per host (host or host:port); passwords are never written here"`
 }

@@ -61,6 +61,7 @@ func full() crawl.Config {
 		OnCompletion:   crawl.OnCompletionQuit,
 		LogLevel:       4,
 		Hook:           "/usr/local/bin/notify --crawl",
+		WordLists:      []string{"/etc/trawler/gambling.txt", "words.txt"},
 	}
 }
 

@@ -57,6 +57,9 @@ func runCrawl(args []string, s IO) int {
 	if err := c.Validate(); err != nil {
 		return fail(s, "crawl", usagef("%v", err))
 	}
+	if err := checkWordLists(&c); err != nil {
+		return fail(s, "crawl", err)
+	}
 	if err := fillPasswords(s, "crawl", &c, pf); err != nil {
 		return fail(s, "crawl", err)
 	}

@@ -128,13 +128,20 @@ word with punctuation inside (a URL, select.select) as a phrase, and Chinese
 or Japanese words as written. Start QUERY with fts: to use SQLite's FTS5
 syntax instead: AND, OR, NOT, NEAR(...), prefix*, title:word. Matches are
 shown in bold on a terminal; --json gives the snippet with the matched
-words between U+E000 and U+E001.`)
+words between U+E000 and U+E001. A page judged by the crawl's word lists
+shows its verdict: [black], [grey] or [white].`)
 	dbPath := dbFlag(fs)
 	id := fs.Int64("crawl", 0, "crawl ID (default: the most recent)")
 	limit := fs.Int("limit", 20, "most results")
 	asJSON := fs.Bool("json", false, "print JSON for scripts")
+	verdict := fs.String("verdict", "", "only pages the word lists judged black, white or grey (see trawler verdicts)")
 	if code, done := parseFlags(fs, args); done {
 		return code
+	}
+	switch *verdict {
+	case "", "black", "white", "grey":
+	default:
+		return fail(s, "search", usagef("--verdict must be black, white or grey, not %q", *verdict))
 	}
 	query := strings.Join(fs.Args(), " ")
 	if strings.TrimSpace(query) == "" {
@@ -152,7 +159,8 @@ words between U+E000 and U+E001.`)
 	if err != nil {
 		return fail(s, "search", err)
 	}
-	rows, err := d.Search(context.Background(), crawlID, query, *limit)
+	rows, err := d.Pages(context.Background(), db.PageQuery{Crawl: crawlID, Search: query, Verdict: *verdict,
+		Sort: db.SortRelevance, Limit: *limit})
 	if err != nil {
 		return fail(s, "search", queryOrStorage(err, query))
 	}
@@ -165,7 +173,11 @@ words between U+E000 and U+E001.`)
 	}
 	bold := isTerminal(s.Out)
 	for _, r := range rows {
-		fmt.Fprintf(s.Out, "%s  %d  %s\n    %s\n", r.URL, r.Status, r.Title, showSnippet(oneLine(r.Snippet), bold))
+		verdict := ""
+		if r.Verdict != "" {
+			verdict = "  [" + r.Verdict + "]"
+		}
+		fmt.Fprintf(s.Out, "%s  %d  %s%s\n    %s\n", r.URL, r.Status, r.Title, verdict, showSnippet(oneLine(r.Snippet), bold))
 	}
 	return ExitOK
 }

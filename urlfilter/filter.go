@@ -199,14 +199,21 @@ func (s *snapshot) findHost(host string) (Match, bool) {
 }
 
 // probe looks the entry of kind k and value a+b up in the black list, then
-// the white list.
+// the white list. Both Bloom filters are asked before either table, so
+// that their cache misses overlap.
 func (s *snapshot) probe(k Kind, a, b string) (List, uint8, bool) {
 	d := keyOf(k, a, b)
-	if tag, ok := s.lists[0].lookup(&d); ok {
-		return Black, tag, true
+	black, white := s.lists[0], s.lists[1]
+	inBlack, inWhite := black.front.test(&d), white.front.test(&d)
+	if inBlack {
+		if tag, ok := black.find(&d); ok {
+			return Black, tag, true
+		}
 	}
-	if tag, ok := s.lists[1].lookup(&d); ok {
-		return White, tag, true
+	if inWhite {
+		if tag, ok := white.find(&d); ok {
+			return White, tag, true
+		}
 	}
 	return None, 0, false
 }

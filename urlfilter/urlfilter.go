@@ -16,7 +16,6 @@
 package urlfilter
 
 import (
-	"crypto/md5"
 	"errors"
 	"fmt"
 	"net/url"
@@ -108,11 +107,15 @@ func (m Match) Found() bool { return m.List != None }
 type Digest [16]byte
 
 // Key returns the digest of an entry of kind k with canonical value v.
-func Key(k Kind, v string) Digest {
-	b := make([]byte, 0, len(v)+2)
-	b = append(b, "UHP"[k-1], ':')
-	b = append(b, v...)
-	return md5.Sum(b)
+func Key(k Kind, v string) Digest { return keyOf(k, v, "") }
+
+// kindPrefix is the byte each kind's digests are taken under; an unknown
+// kind gets '?', so that Key never panics (no entry of it can be listed).
+func kindPrefix(k Kind) byte {
+	if k < KindURL || k > KindPrefix {
+		return '?'
+	}
+	return "UHP"[k-1]
 }
 
 // ErrEntry is matched by every error ParseEntry returns.

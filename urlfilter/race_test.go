@@ -1,0 +1,5 @@
+//go:build race
+
+package urlfilter
+
+const raceEnabled = true

@@ -7,13 +7,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/trawler/trawler/gateway/gatewaytest"
 	"github.com/trawler/trawler/urlfilter"
-	"golang.org/x/net/html"
 )
 
 // TestDecisions drives the gateway with a real client against real
@@ -124,7 +123,7 @@ func TestBlockPage(t *testing.T) {
 // posted straight to the gateway; a tampered form is refused.
 func TestReport(t *testing.T) {
 	g, b, c, addr, page, _ := blocked(t)
-	form := formFields(t, page)
+	form := gatewaytest.FormFields(t, page)
 	form.Set("comment", "a card games club, not gambling")
 	res, err := c.PostForm("http://trawler-gateway.invalid/report", form)
 	if err != nil {
@@ -182,37 +181,6 @@ func TestBlockPageWithoutExplanation(t *testing.T) {
 	if status != 403 || !strings.Contains(page, "host bad.example") || !strings.Contains(page, "not available") {
 		t.Errorf("%d %s", status, page)
 	}
-}
-
-// formFields reads the inputs of the block page's form.
-func formFields(t *testing.T, page string) url.Values {
-	t.Helper()
-	v := url.Values{}
-	z := html.NewTokenizer(strings.NewReader(page))
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			break
-		}
-		tok := z.Token()
-		if tt != html.StartTagToken && tt != html.SelfClosingTagToken || tok.Data != "input" {
-			continue
-		}
-		var name, value string
-		for _, a := range tok.Attr {
-			switch a.Key {
-			case "name":
-				name = a.Val
-			case "value":
-				value = a.Val
-			}
-		}
-		v.Set(name, value)
-	}
-	if v.Get("token") == "" {
-		t.Fatalf("no form in page:\n%s", page)
-	}
-	return v
 }
 
 // TestHopByHop: connection-scoped headers stop at the gateway both ways;

@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
-	"time"
 
 	"github.com/trawler/trawler/crawl"
 	"github.com/trawler/trawler/crawl/logfile"
@@ -83,10 +80,9 @@ func runGateway(args []string, s IO) int {
 		return fail(s, "gateway", &storageError{err})
 	}
 	defer logFile.Close()
-	cfg.Logger = log
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serveGateway(ctx, s, d, cfg, feed.Config{Crawl: crawlID, MaxAge: *maxAge, Logger: log}, *crawlUnknown)
+	return serveGateway(ctx, s, d, feed.Options{Gateway: cfg, Crawl: crawlID, MaxAge: *maxAge, CrawlUnknown: *crawlUnknown, Log: log})
 }
 
 // gatewayConfig reads the gateway's flags into its Config.
@@ -95,24 +91,12 @@ func gatewayConfig(listen, unknown string, allow []string, policyPath string) (g
 	if err := cfg.Unknown.UnmarshalText([]byte(unknown)); err != nil {
 		return cfg, usagef("--unknown: want allow or block, not %q", unknown)
 	}
-	for _, a := range allow {
-		p, err := netip.ParsePrefix(strings.TrimSpace(a))
-		if err != nil {
-			addr, aerr := netip.ParseAddr(strings.TrimSpace(a))
-			if aerr != nil {
-				return cfg, usagef("--allow-from %q: not a network like 192.168.1.0/24", a)
-			}
-			p = netip.PrefixFrom(addr, addr.BitLen())
-		}
-		cfg.AllowFrom = append(cfg.AllowFrom, p.Masked())
+	var err error
+	if cfg.AllowFrom, err = feed.ParseAllowFrom(allow); err != nil {
+		return cfg, usagef("--allow-from %v", err)
 	}
 	if policyPath != "" {
-		f, err := os.Open(policyPath)
-		if err != nil {
-			return cfg, usagef("cannot read the policy %s: %v", policyPath, err)
-		}
-		defer f.Close()
-		if cfg.Policy, err = gateway.ParsePolicy(policyPath, f); err != nil {
+		if cfg.Policy, err = feed.ReadPolicy(policyPath); err != nil {
 			return cfg, usagef("%v", err)
 		}
 	}
@@ -139,48 +123,22 @@ func gatewayCrawl(d *db.DB, id int64, crawlUnknown bool) (int64, crawl.Config, e
 
 // serveGateway runs the gateway, its feed and, if asked, its crawler
 // until ctx ends, then prints what it decided.
-func serveGateway(ctx context.Context, s IO, d *db.DB, cfg gateway.Config, fc feed.Config, crawlUnknown bool) int {
-	f := feed.New(fc, d)
-	if err := f.Load(ctx); err != nil {
-		return fail(s, "gateway", &storageError{err})
-	}
-	gw, err := gateway.New(cfg, f.Filter(), f)
+func serveGateway(ctx context.Context, s IO, d *db.DB, o feed.Options) int {
+	srv, err := feed.Start(ctx, d, o)
 	if err != nil {
-		return fail(s, "gateway", usagef("%s", strings.ReplaceAll(err.Error(), "AllowFrom", "--allow-from")))
-	}
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	wg.Go(func() { f.Run(ctx) })
-	if crawlUnknown {
-		e, err := feed.NewCrawler(ctx, d, fc.Crawl, cfg.Logger.With("crawl", fc.Crawl, "lane", true))
-		if err != nil {
-			return fail(s, "gateway", usagef("%v", err))
+		if db.IsStorageError(err) {
+			return fail(s, "gateway", &storageError{err})
 		}
-		wg.Go(func() {
-			if err := e.Run(ctx); err != nil {
-				cfg.Logger.Error("the gateway's crawler failed", "err", err)
-			}
-		})
-	}
-	served := make(chan error, 1)
-	go func() { served <- gw.ListenAndServe(ctx) }()
-	for gw.Addr() == nil {
-		select {
-		case err := <-served:
-			return fail(s, "gateway", usagef("listen on %s: %v", cfg.Listen, err))
-		case <-time.After(10 * time.Millisecond):
-		}
+		return fail(s, "gateway", usagef("%s", strings.ReplaceAll(err.Error(), "needs allow-from", "needs --allow-from")))
 	}
 	what := "its entries only"
-	if fc.Crawl != 0 {
-		what = fmt.Sprintf("its entries and the verdicts of crawl %d", fc.Crawl)
+	if o.Crawl != 0 {
+		what = fmt.Sprintf("its entries and the verdicts of crawl %d", o.Crawl)
 	}
+	gw := srv.Gateway()
 	fmt.Fprintf(s.Out, "gateway listening on %s, deciding by %s (%d entries); Ctrl-C stops it\n",
-		gw.Addr(), what, f.Filter().Len())
-	err = <-served
-	cancel()
+		gw.Addr(), what, srv.Feed().Filter().Len())
+	err = srv.Wait()
 	st := gw.Stats()
 	fmt.Fprintf(s.Out, "gateway stopped: %d allowed, %d blocked, %d unknown, %d errors\n", st.Allowed, st.Blocked, st.Unknown, st.Errors)
 	if err != nil && !errors.Is(err, context.Canceled) {

@@ -65,16 +65,14 @@ func (o *origin) count(path string) int {
 // world is a crawled site, a database, a feed, the gateway's crawler and
 // the gateway, all real, on loopback.
 type world struct {
-	t      *testing.T
-	path   string
-	d      *db.DB
-	id     int64
-	site   *origin
-	feed   *Feed
-	gw     *gateway.Gateway
-	addr   string
-	cancel context.CancelFunc
-	done   sync.WaitGroup
+	t    *testing.T
+	path string
+	d    *db.DB
+	id   int64
+	site *origin
+	feed *Feed
+	gw   *gateway.Gateway
+	addr string
 }
 
 // crawled creates a database at path with one crawl of the site judged by
@@ -117,37 +115,12 @@ func crawled(t *testing.T, o *origin, path string, entries ...string) (*db.DB, i
 // start runs a feed, the gateway's crawler and the gateway over d.
 func start(t *testing.T, o *origin, path string, d *db.DB, id int64, cfg gateway.Config) *world {
 	t.Helper()
-	w := &world{t: t, path: path, d: d, id: id, site: o}
-	ctx, cancel := context.WithCancel(context.Background())
-	w.cancel = cancel
-	w.feed = New(Config{Crawl: id, Poll: 20 * time.Millisecond}, d)
-	if err := w.feed.Load(ctx); err != nil {
-		t.Fatal(err)
-	}
-	gw, err := gateway.New(cfg, w.feed.Filter(), w.feed)
+	srv, err := Start(context.Background(), d, Options{Gateway: cfg, Crawl: id, CrawlUnknown: true, Poll: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.gw = gw
-	e, err := NewCrawler(ctx, d, id, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.addr = ln.Addr().String()
-	w.done.Go(func() { w.feed.Run(ctx) })
-	w.done.Go(func() { e.Run(ctx) })
-	w.done.Go(func() { gw.Serve(ctx, ln) })
-	t.Cleanup(w.stop)
-	return w
-}
-
-func (w *world) stop() {
-	w.cancel()
-	w.done.Wait()
+	t.Cleanup(func() { srv.Stop() })
+	return &world{t: t, path: path, d: d, id: id, site: o, feed: srv.Feed(), gw: srv.Gateway(), addr: srv.Gateway().Addr().String()}
 }
 
 // client asks through the gateway from the loopback address from.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -165,9 +164,9 @@ func listsImport(args []string, s IO) int {
 	} else {
 		name = "standard input"
 	}
-	es, err := readEntries(name, r, l, *category)
+	es, err := urlfilter.ReadEntries(name, r, l, *category)
 	if err != nil {
-		return fail(s, "lists import", err)
+		return fail(s, "lists import", usagef("nothing imported: %v", err))
 	}
 	return withDB(s, "lists import", *dbPath, func(d *db.DB) error {
 		n, err := d.AddListEntries(context.Background(), db.SourceImport, *note, es)
@@ -176,39 +175,6 @@ func listsImport(args []string, s IO) int {
 		}
 		return err
 	})
-}
-
-// readEntries reads a list file; bad lines refuse the whole file, each
-// named with its line number (ten at most).
-func readEntries(name string, r io.Reader, l urlfilter.List, category string) ([]urlfilter.Entry, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	var es []urlfilter.Entry
-	var bad []string
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(strings.TrimPrefix(sc.Text(), "\uFEFF"))
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		e, err := urlfilter.ParseEntry(l, line)
-		if err != nil {
-			if len(bad) < 10 {
-				bad = append(bad, fmt.Sprintf("%s:%d: %v", name, n, err))
-			}
-			continue
-		}
-		if e.Category == "" {
-			e.Category = category
-		}
-		es = append(es, e)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, usagef("%s: %v", name, err)
-	}
-	if len(bad) > 0 {
-		return nil, usagef("nothing imported; fix these lines:\n  %s", strings.Join(bad, "\n  "))
-	}
-	return es, nil
 }
 
 func listsExport(args []string, s IO) int {
@@ -235,49 +201,8 @@ func listsExport(args []string, s IO) int {
 				return err
 			}
 		}
-		return writeFile(s, *out, func(w io.Writer) error { return exportLists(d, w, l, crawlID) })
+		return writeFile(s, *out, func(w io.Writer) error { return d.ExportLists(context.Background(), w, l, crawlID) })
 	})
-}
-
-// exportLists writes the lists one entry per line: each list under a
-// heading comment, entries before a crawl's verdicts.
-func exportLists(d *db.DB, w io.Writer, only urlfilter.List, crawlID int64) error {
-	ctx := context.Background()
-	for _, l := range []urlfilter.List{urlfilter.Black, urlfilter.White} {
-		if only != urlfilter.None && l != only {
-			continue
-		}
-		fmt.Fprintf(w, "# %s list, exported by trawler %s\n", l, time.Now().UTC().Format(time.RFC3339))
-		err := d.ListEntries(ctx, l, func(e db.ListEntry) error {
-			_, err := fmt.Fprintln(w, entryLine(e.Entry))
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		if crawlID == 0 {
-			continue
-		}
-		fmt.Fprintf(w, "# verdicts of crawl %d\n", crawlID)
-		err = d.VerdictEntries(ctx, crawlID, time.Time{}, func(e db.VerdictEntry) error {
-			if e.List != l {
-				return nil
-			}
-			_, err := fmt.Fprintln(w, entryLine(e.Entry))
-			return err
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func entryLine(e urlfilter.Entry) string {
-	if e.Category == "" {
-		return e.Value
-	}
-	return e.Value + " " + e.Category
 }
 
 func listsShow(args []string, s IO) int {

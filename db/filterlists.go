@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/trawler/trawler/urlfilter"
@@ -151,4 +152,37 @@ func kindOf(s string) urlfilter.Kind {
 		return urlfilter.KindPrefix
 	}
 	return 0
+}
+
+// ExportLists writes the lists one entry per line, as
+// urlfilter.ReadEntries reads them: each list (or only the one asked for)
+// under a heading comment, and after its entries, when crawlID is not 0,
+// that crawl's verdicts on it.
+func (d *DB) ExportLists(ctx context.Context, w io.Writer, only urlfilter.List, crawlID int64) error {
+	for _, l := range []urlfilter.List{urlfilter.Black, urlfilter.White} {
+		if only != urlfilter.None && l != only {
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "# %s list, exported by Trawler %s\n", l, time.Now().UTC().Format(time.RFC3339)); err != nil {
+			return err
+		}
+		err := d.ListEntries(ctx, l, func(e ListEntry) error { return urlfilter.WriteEntry(w, e.Entry) })
+		if err != nil {
+			return err
+		}
+		if crawlID == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "# verdicts of crawl %d\n", crawlID)
+		err = d.VerdictEntries(ctx, crawlID, time.Time{}, func(e VerdictEntry) error {
+			if e.List != l {
+				return nil
+			}
+			return urlfilter.WriteEntry(w, e.Entry)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -19,6 +19,7 @@ type advanced struct {
 	tabs    *container.AppTabs
 
 	include, exclude, perHost, randSeed   *widget.Entry
+	wordLists                             *widget.Entry
 	connectTimeout, timeout, maxRedirects *widget.Entry
 	userAgent, proxy                      *widget.Entry
 	auth                                  *authRows
@@ -41,6 +42,7 @@ func newAdvanced(fs *fieldSet) *advanced {
 	check := func(label string) *widget.Check { return widget.NewCheck(label, func(bool) { fs.changed() }) }
 	a.include = fs.multi(`one regular expression per line, e.g. ^https?://example\.org/docs/`, 2)
 	a.exclude = fs.multi(`one regular expression per line, e.g. \.(pdf|zip)$`, 2)
+	a.wordLists = fs.multi("one word-list file per line, e.g. /home/me/lists/gambling.txt", 2)
 	a.perHost, a.randSeed = fs.entry("0 = as many as threads"), fs.entry("1")
 	a.connectTimeout, a.timeout, a.maxRedirects = fs.entry("10s"), fs.entry("30s"), fs.entry("20")
 	a.userAgent = fs.entry("Trawler/…")
@@ -73,6 +75,7 @@ func newAdvanced(fs *fieldSet) *advanced {
 			fs.row(form.FieldExclude, "Exclude", "a URL matching any of these is skipped", a.exclude),
 			fs.row(form.FieldPerHost, "Per host", "requests at once to one host", a.perHost),
 			fs.row(form.FieldRandSeed, "Random seed", "makes the mixed order repeatable", a.randSeed),
+			fs.row(form.FieldWordLists, "Word lists", "sensitive-word lists the pages are judged by: black, white or grey (see the README's URL filter)", a.wordLists),
 		)),
 		container.NewTabItem(advancedTitles[1], formGrid(
 			fs.row(form.FieldConnectTimeout, "Connect timeout", "durations: 10s, 1m30s, 2h, 30d", a.connectTimeout),
@@ -120,7 +123,7 @@ func newAdvanced(fs *fieldSet) *advanced {
 
 func (a *advanced) fill(f form.Fields) {
 	for e, v := range map[*widget.Entry]string{
-		a.include: f.Include, a.exclude: f.Exclude, a.perHost: f.PerHost, a.randSeed: f.RandSeed,
+		a.include: f.Include, a.exclude: f.Exclude, a.perHost: f.PerHost, a.randSeed: f.RandSeed, a.wordLists: f.WordLists,
 		a.connectTimeout: f.ConnectTimeout, a.timeout: f.Timeout, a.maxRedirects: f.MaxRedirects,
 		a.userAgent: f.UserAgent, a.proxy: f.Proxy, a.delay: f.Delay, a.maxCrawlDelay: f.MaxCrawlDelay,
 		a.robotsRetry: f.RobotsRetry, a.rps: f.RPS, a.maxPerHost: f.MaxPerHost, a.maxSize: f.MaxSize,
@@ -142,6 +145,7 @@ func (a *advanced) fill(f form.Fields) {
 
 func (a *advanced) read(f *form.Fields) {
 	f.Include, f.Exclude, f.PerHost, f.RandSeed = a.include.Text, a.exclude.Text, a.perHost.Text, a.randSeed.Text
+	f.WordLists = a.wordLists.Text
 	f.ConnectTimeout, f.Timeout, f.MaxRedirects = a.connectTimeout.Text, a.timeout.Text, a.maxRedirects.Text
 	f.UserAgent, f.Proxy, f.Auth = a.userAgent.Text, a.proxy.Text, a.auth.read()
 	f.Robots, f.Sitemaps, f.StoreIP, f.Resources = a.robots.Checked, a.sitemaps.Checked, a.storeIP.Checked, a.resources.Checked
@@ -177,7 +181,7 @@ var advancedTitles = []string{"Rules", "Network", "Politeness", "Limits", "Re-cr
 
 // advancedTabs lists the fields of each Advanced tab, in tab order.
 var advancedTabs = [][]string{
-	{form.FieldInclude, form.FieldExclude, form.FieldPerHost, form.FieldRandSeed},
+	{form.FieldInclude, form.FieldExclude, form.FieldPerHost, form.FieldRandSeed, form.FieldWordLists},
 	{form.FieldConnectTimeout, form.FieldTimeout, form.FieldMaxRedirects, form.FieldUserAgent, form.FieldProxy, form.FieldAuth},
 	{form.FieldDelay, form.FieldMaxCrawlDelay, form.FieldRobotsRetry, form.FieldRPS, form.FieldMaxPerHost},
 	{form.FieldMaxSize, form.FieldContentTypes, form.FieldMaxURLLength, form.FieldTrapBudget, form.FieldTrapRepeats,

@@ -204,7 +204,9 @@ func (p *detailPane) show(det *browse.Detail) {
 		tab(tabDuplicates, section(fmt.Sprintf("Same text as this page (%d)", len(dups)), lines(dups, "no other page has the same text")),
 			section(fmt.Sprintf("Near-duplicates (%d)", len(det.Near)), lines(near, "no near-duplicate of this page"))),
 		tab(tabWhy, section("How the crawl reached it", fieldGrid(whyFields(det))),
-			section("Redirect chain", lines(chainLines(det), "no redirects"))),
+			section("Redirect chain", lines(chainLines(det), "no redirects")),
+			section("Verdict of the word lists", lines(browse.VerdictLines(det.Verdict),
+				"not judged: the crawl has no word lists (Advanced › Word lists, or trawler verdicts)"))),
 	)
 }
 

@@ -3,7 +3,8 @@
 // running crawl with its per-host queues, a Results browser with search,
 // filters (near-duplicates among them), a detail pane and CSV export, the
 // list of Crawls in the open database (resume, re-crawl), and the Changes a
-// re-crawl found, with a word diff of each changed page.
+// re-crawl found, with a word diff of each changed page, and the Gateway
+// that filters a network's requests by the crawl's verdicts (paper 002).
 //
 // Passwords (per-host sign-in, proxy) never reach the database or the
 // preferences: the crawl is stored with secret.Strip'd settings, and a
@@ -108,6 +109,7 @@ type UI struct {
 	results  *resultsScreen
 	crawls   *crawlsScreen
 	changes  *changesScreen
+	gateway  *gatewayScreen
 }
 
 // Run opens the window on the database at dbPath (db.DefaultPath() when
@@ -181,13 +183,20 @@ func New(a fyne.App, w fyne.Window, d *db.DB, opts Options) *UI {
 	ui.results = newResultsScreen(ui)
 	ui.crawls = newCrawlsScreen(ui)
 	ui.changes = newChangesScreen(ui)
+	ui.gateway = newGatewayScreen(ui)
 	ui.tabs = container.NewAppTabs(
 		container.NewTabItem("New crawl", ui.newCrawl.content),
 		container.NewTabItem("Live", ui.live.content),
 		container.NewTabItem("Results", ui.results.content),
 		container.NewTabItem("Crawls", ui.crawls.content),
 		container.NewTabItem("Changes", ui.changes.content),
+		container.NewTabItem("Gateway", ui.gateway.content),
 	)
+	ui.tabs.OnSelected = func(t *container.TabItem) {
+		if t.Content == ui.gateway.content {
+			ui.gateway.lists.reload()
+		}
+	}
 	w.SetContent(ui.tabs)
 	ui.installMenu()
 	ui.installShortcuts()
@@ -229,6 +238,9 @@ func (ui *UI) showError(err error) {
 // SetDB makes d the open database, closing the previous one. Callers make
 // sure no crawl runs (File › Open database refuses then).
 func (ui *UI) SetDB(d *db.DB) {
+	if ui.d != d {
+		ui.gateway.shutdown() // it reads the database being closed
+	}
 	if ui.d != nil && ui.d != d {
 		if err := ui.d.Close(); err != nil {
 			ui.showError(err)
@@ -271,6 +283,7 @@ func (ui *UI) running() bool { return ui.session != nil }
 // shutdown closes the database after the window closed.
 func (ui *UI) shutdown() int {
 	code := 0
+	ui.gateway.shutdown()
 	if ui.session != nil {
 		ui.session.Stop()
 		if err := ui.session.Wait(); err != nil {

@@ -213,5 +213,6 @@ func (s *newCrawlScreen) controls() map[string]fyne.CanvasObject {
 		"trap-repeats": a.trapRepeats, "max-query-params": a.queryParams, "keep-versions": a.keepVersions,
 		"revisit-min": a.revisitMin, "revisit-max": a.revisitMax, "near-threshold": a.nearThreshold, "near-window": a.nearWindow,
 		"on-completion": a.onCompletion, "log-level": a.logLevel, "hook": a.hook, "auth": a.auth.list,
+		"word-lists": a.wordLists,
 	}
 }

@@ -38,11 +38,12 @@ type resultsScreen struct {
 	search                   *widget.Entry
 	searchErr                *widget.Label
 	status, ctype, host, dep *widget.Select
+	verdict                  *widget.Select
 	near                     *widget.Check
 	facets                   browse.Facets
 	count                    *widget.Label
 	noRows                   fyne.CanvasObject
-	export                   *widget.Button
+	export, judge            *widget.Button
 	detail                   *detailPane
 	setting                  bool  // filters are being reset: no queries
 	facetsFor                int64 // crawl whose filter values are loaded or loading
@@ -76,7 +77,9 @@ func newResultsScreen(ui *UI) *resultsScreen {
 	s.host = widget.NewSelect([]string{anyHost}, func(string) { s.query() })
 	s.dep = widget.NewSelect([]string{anyDepth}, func(string) { s.query() })
 	s.near = widget.NewCheck("Near-duplicates only", func(bool) { s.query() })
+	s.verdict = widget.NewSelect(browse.VerdictChoices, func(string) { s.query() })
 	s.setting = true
+	s.verdict.SetSelected(browse.VerdictChoices[0])
 	s.status.SetSelected(browse.StatusChoices[0])
 	s.ctype.SetSelected(anyType)
 	s.host.SetSelected(anyHost)
@@ -84,13 +87,15 @@ func newResultsScreen(ui *UI) *resultsScreen {
 	s.setting = false
 	s.count = widget.NewLabel("")
 	s.export = widget.NewButtonWithIcon("Export CSV…", theme.DocumentSaveIcon(), ui.exportDialog)
+	s.judge = widget.NewButtonWithIcon("Judge pages…", theme.VisibilityIcon(), ui.judgeDialog)
 	s.loadWidths()
 	table := s.newTable()
 	s.detail = newDetailPane(ui)
 
-	filters := container.NewHBox(fitOptions(s.status), fitOptions(s.ctype), fitOptions(s.host), fitOptions(s.dep), s.near)
+	filters := container.NewHBox(fitOptions(s.status), fitOptions(s.ctype), fitOptions(s.host), fitOptions(s.dep),
+		fitOptions(s.verdict), s.near)
 	count := container.New(fixedWidth{"9,999,999 skipped URLs"}, s.count)
-	searchRow := container.NewBorder(nil, nil, nil, container.NewHBox(count, s.export), s.search)
+	searchRow := container.NewBorder(nil, nil, nil, container.NewHBox(count, s.judge, s.export), s.search)
 	bar := container.NewVBox(searchRow, filters, s.searchErr)
 	s.noRows = emptyState("No pages match", "Change the filters or the search, or wait for the crawl to fetch more.")
 	s.noRows.Hide()
@@ -123,6 +128,7 @@ func (s *resultsScreen) setCrawl(id int64) {
 	s.host.SetOptions([]string{anyHost})
 	s.host.SetSelected(anyHost)
 	s.dep.SetSelected(anyDepth)
+	s.verdict.SetSelected(browse.VerdictChoices[0])
 	s.near.SetChecked(false)
 	s.setting = false
 	s.sort, s.desc = db.SortStored, false
@@ -135,7 +141,8 @@ func (s *resultsScreen) setCrawl(id int64) {
 
 // filters returns the filter controls as chosen.
 func (s *resultsScreen) filters() browse.Filters {
-	f := browse.Filters{Status: s.status.Selected, Search: s.search.Text, NearDuplicates: s.near.Checked}
+	f := browse.Filters{Status: s.status.Selected, Search: s.search.Text, NearDuplicates: s.near.Checked,
+		Verdict: s.verdict.Selected}
 	if s.ctype.Selected != anyType {
 		f.Type = facetValue(s.facets.Types, s.ctype.Selected)
 	}

@@ -24,6 +24,7 @@ const (
 	tabResults
 	tabCrawls
 	tabChanges
+	tabGateway
 )
 
 // shortcut returns Ctrl (Cmd on macOS) + key.
@@ -51,6 +52,7 @@ func (ui *UI) actions() []struct {
 		{fyne.Key3, func() { ui.tabs.SelectIndex(tabResults) }},
 		{fyne.Key4, func() { ui.tabs.SelectIndex(tabCrawls) }},
 		{fyne.Key5, func() { ui.tabs.SelectIndex(tabChanges) }},
+		{fyne.Key6, func() { ui.tabs.SelectIndex(tabGateway) }},
 	}
 }
 
@@ -80,6 +82,7 @@ func (ui *UI) installMenu() {
 		item("Results", fyne.Key3, func() { ui.tabs.SelectIndex(tabResults) }),
 		item("Crawls", fyne.Key4, func() { ui.tabs.SelectIndex(tabCrawls) }),
 		item("Changes", fyne.Key5, func() { ui.tabs.SelectIndex(tabChanges) }),
+		item("Gateway", fyne.Key6, func() { ui.tabs.SelectIndex(tabGateway) }),
 		fyne.NewMenuItemSeparator(),
 		item("Search results", fyne.KeyF, func() { ui.results.focusSearch() }),
 	)

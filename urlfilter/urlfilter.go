@@ -16,8 +16,10 @@
 package urlfilter
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 
@@ -168,4 +170,52 @@ func ParseEntry(l List, line string) (Entry, error) {
 	}
 	e.Kind, e.Value = KindPrefix, h+p
 	return e, nil
+}
+
+// ReadEntries reads a list file of list l: one entry per line as
+// ParseEntry takes it, blank lines and lines starting with # skipped, a
+// byte-order mark allowed. Entries without a category get category. Bad
+// lines refuse the whole file: the error names each (ten at most) by name
+// and line number.
+func ReadEntries(name string, r io.Reader, l List, category string) ([]Entry, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	var es []Entry
+	var bad []string
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(strings.TrimPrefix(sc.Text(), "\uFEFF"))
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		e, err := ParseEntry(l, line)
+		if err != nil {
+			if len(bad) < 10 {
+				bad = append(bad, fmt.Sprintf("%s:%d: %v", name, n, err))
+			}
+			continue
+		}
+		if e.Category == "" {
+			e.Category = category
+		}
+		es = append(es, e)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("%w; fix these lines:\n  %s", ErrEntry, strings.Join(bad, "\n  "))
+	}
+	return es, nil
+}
+
+// WriteEntry writes e as a line ReadEntries reads back: the value, and
+// its category after a space.
+func WriteEntry(w io.Writer, e Entry) error {
+	var err error
+	if e.Category == "" {
+		_, err = fmt.Fprintln(w, e.Value)
+	} else {
+		_, err = fmt.Fprintln(w, e.Value, e.Category)
+	}
+	return err
 }

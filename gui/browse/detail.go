@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dustin/go-humanize"
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/wordscan"
 	"github.com/trawler/trawler/db"
 	"github.com/trawler/trawler/gui/format"
 )
@@ -37,6 +39,7 @@ type Detail struct {
 	NearSelf   db.NearRow        // the page's own row in its group: what it matched, how closely
 	Chain      []crawl.Hop       // the redirect chain through the page, first to last; one hop when none
 	History    []db.Visit        // the page's visits, one per cycle, first first
+	Verdict    db.PageVerdict    // what the crawl's word lists found; Verdict empty when never scored
 }
 
 // LoadDetail reads page id of a crawl with its inlinks and duplicates.
@@ -48,6 +51,9 @@ func LoadDetail(ctx context.Context, d *db.DB, crawlID, id int64) (*Detail, erro
 	det := &Detail{ID: id, Page: p, Before: beforeFields(p), After: afterFields(p)}
 	if det.History, err = d.History(ctx, crawlID, p.URL); err != nil {
 		return nil, fmt.Errorf("read the visits of %s: %w", p.URL, err)
+	}
+	if det.Verdict, _, err = d.Verdict(ctx, id); err != nil {
+		return nil, fmt.Errorf("read the verdict of %s: %w", p.URL, err)
 	}
 	if det.Chain, err = d.RedirectChain(ctx, crawlID, p.URL); err != nil {
 		return nil, fmt.Errorf("read the redirect chain of %s: %w", p.URL, err)
@@ -203,4 +209,46 @@ func Export(ctx context.Context, d *db.DB, w io.Writer, q db.PageQuery, progress
 		return n, fmt.Errorf("export %d pages: %w", total, err)
 	}
 	return n, nil
+}
+
+// VerdictLines say why the word lists judged the page as they did: the
+// verdict with its score, then each matched term with where it matched.
+func VerdictLines(v db.PageVerdict) []string {
+	if v.Verdict == "" {
+		if v.Pending {
+			return []string{"not judged yet: the scorer has not read this page"}
+		}
+		return nil
+	}
+	head := string(v.Verdict)
+	switch {
+	case v.Category != "":
+		head += fmt.Sprintf(": score %g in %s", v.Score, v.Category)
+	case len(v.Hits) == 0:
+		head += ": no listed word on the page"
+	}
+	if v.Pending {
+		head += " (the page changed since: a new verdict is on its way)"
+	}
+	out := []string{head}
+	for _, h := range v.Hits {
+		out = append(out, fmt.Sprintf("%s  weight %g, %s  —  %s", h.Term, h.Weight, h.Category, placesText(h)))
+	}
+	if !v.ScoredAt.IsZero() {
+		out = append(out, "judged "+v.ScoredAt.Local().Format("2006-01-02 15:04:05"))
+	}
+	return out
+}
+
+func placesText(h wordscan.Hit) string {
+	var parts []string
+	for _, p := range []struct {
+		name string
+		n    int
+	}{{"title", h.Title}, {"text", h.Text}, {"anchors", h.Anchor}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d× in the %s", p.n, p.name))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

@@ -16,7 +16,12 @@ type Filters struct {
 	Search string // as typed
 	// NearDuplicates keeps only pages in a near-duplicate group.
 	NearDuplicates bool
+	Verdict        string // one of VerdictChoices
 }
+
+// VerdictChoices are the verdict filter's choices (paper 002's
+// sensitive-word filter), "Any verdict" first.
+var VerdictChoices = []string{"Any verdict", "Black", "Grey", "White"}
 
 // StatusChoices are the status-class filter's choices, "Any status" first
 // and "Skipped" (URLs found and not fetched) last.
@@ -55,6 +60,9 @@ func (f Filters) Query(crawl int64, sort db.SortKey, desc bool) db.PageQuery {
 
 		NearDuplicates: f.NearDuplicates,
 		Skipped:        f.Status == SkippedChoice,
+	}
+	if f.Verdict != "" && f.Verdict != VerdictChoices[0] {
+		q.Verdict = strings.ToLower(f.Verdict)
 	}
 	if q.Search != "" && !q.Skipped && q.Sort == db.SortStored {
 		q.Sort = db.SortRelevance // a search lists the best matches first unless another sort is chosen

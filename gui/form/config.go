@@ -66,6 +66,7 @@ func FromConfig(c crawl.Config, name string) Fields {
 		OnCompletion:   orString(c.OnCompletion, crawl.OnCompletionIdle),
 		LogLevel:       c.LogLevel,
 		Hook:           c.Hook,
+		WordLists:      strings.Join(c.WordLists, "\n"),
 	}
 	for _, a := range c.Auth {
 		f.Auth = append(f.Auth, Auth{Host: a.Host, User: a.User, Password: a.Password})

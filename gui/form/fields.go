@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/wordscan"
 )
 
 // Field names, as the form marks them. They match crawl.SettingError's
@@ -23,6 +24,7 @@ const (
 	FieldPerHost        = "per-host"
 	FieldRandSeed       = "seed"
 	FieldInclude        = "include"
+	FieldWordLists      = "word-lists"
 	FieldExclude        = "exclude"
 	FieldConnectTimeout = "connect-timeout"
 	FieldTimeout        = "timeout"
@@ -76,7 +78,8 @@ type Fields struct {
 
 	PerHost        string `json:"per_host"`
 	RandSeed       string `json:"rand_seed"`
-	Include        string `json:"include"` // one regular expression per line
+	Include        string `json:"include"`    // one regular expression per line
+	WordLists      string `json:"word_lists"` // one word-list file per line
 	Exclude        string `json:"exclude"`
 	ConnectTimeout string `json:"connect_timeout"` // Go duration: 10s, 1m30s
 	Timeout        string `json:"timeout"`
@@ -144,7 +147,7 @@ func (r Result) Summary() string {
 
 var fieldOrder = []string{
 	FieldName, FieldSeeds, FieldDepth, FieldThreads, FieldStrategy, FieldMix, FieldMaxPages, FieldScope,
-	FieldPerHost, FieldRandSeed, FieldInclude, FieldExclude, FieldConnectTimeout, FieldTimeout,
+	FieldPerHost, FieldRandSeed, FieldInclude, FieldExclude, FieldWordLists, FieldConnectTimeout, FieldTimeout,
 	FieldMaxRedirects, FieldUserAgent, FieldProxy, FieldAuth, FieldMaxSize, FieldContentTypes,
 	FieldMaxURLLength, FieldExpectedURLs, FieldMemoryURLs,
 	FieldDelay, FieldMaxCrawlDelay, FieldRobotsRetry, FieldRPS, FieldMaxPerHost,
@@ -215,6 +218,12 @@ func Check(f Fields) Result {
 	c.RandSeed = p.int64(FieldRandSeed, f.RandSeed)
 	c.Include = lines(f.Include)
 	c.Exclude = lines(f.Exclude)
+	c.WordLists = lines(f.WordLists)
+	if len(c.WordLists) > 0 {
+		if _, err := wordscan.Load(c.WordLists...); err != nil {
+			p.errs[FieldWordLists] = err.Error()
+		}
+	}
 	c.ConnectTimeout = p.duration(FieldConnectTimeout, f.ConnectTimeout)
 	c.Timeout = p.duration(FieldTimeout, f.Timeout)
 	c.MaxRedirects = p.intIn(FieldMaxRedirects, f.MaxRedirects, 0, 100)

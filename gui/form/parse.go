@@ -1,6 +1,7 @@
 package form
 
 import (
+	"errors"
 	"fmt"
 	"mime"
 	"strconv"
@@ -165,4 +166,18 @@ func (p parser) auth(rows []Auth) []crawl.HostAuth {
 		out = append(out, crawl.HostAuth{Host: strings.ToLower(host), User: user, Password: a.Password})
 	}
 	return out
+}
+
+// ParseDuration reads a duration as the form's fields do: "10s", "1m30s",
+// "30d", "1d12h", or a bare number of seconds; it must be above 0.
+func ParseDuration(s string) (time.Duration, error) {
+	errs := map[string]string{}
+	d, ok := parser{errs: errs}.parseDuration("d", s)
+	if ok && d <= 0 {
+		return 0, fmt.Errorf("must be more than 0")
+	}
+	if !ok {
+		return 0, errors.New(errs["d"])
+	}
+	return d, nil
 }

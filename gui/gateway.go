@@ -44,7 +44,7 @@ type gatewayScreen struct {
 	lists    *listsPane
 }
 
-var decisionColumns = []textColumn{{"Time", 80}, {"Client", 110}, {"Decision", 80}, {"Request", 330}, {"Entry", 260}}
+var decisionColumns = []textColumn{{"Time", 75}, {"Client", 85}, {"Decision", 80}, {"Request", 250}, {"Entry", 300}}
 
 func newGatewayScreen(ui *UI) *gatewayScreen {
 	s := &gatewayScreen{ui: ui}
@@ -58,7 +58,7 @@ func newGatewayScreen(ui *UI) *gatewayScreen {
 	s.maxAge.SetText(form.Duration(feed.DefaultMaxAge))
 	s.unknown = widget.NewSelect([]string{"allow the first time", "block"}, nil)
 	s.unknown.SetSelected("allow the first time")
-	s.crawlUnknown = widget.NewCheck("fetch and judge unknown URLs here, even when the crawl is not running", nil)
+	s.crawlUnknown = widget.NewCheck("crawl unknown URLs here", nil)
 	s.crawlUnknown.SetChecked(true)
 	s.start = widget.NewButtonWithIcon("Start", theme.MediaPlayIcon(), s.onStart)
 	s.start.Importance = widget.HighImportance
@@ -71,31 +71,36 @@ func newGatewayScreen(ui *UI) *gatewayScreen {
 		func(row, col int) string { return s.decisionCell(s.decided[row], col) })
 	s.lists = newListsPane(ui)
 
-	settings := formGrid(
-		fieldRow("Listen on", "host:port; only this machine unless Allow from names more", s.listen),
-		fieldRow("Allow from", "who else may use it; an open proxy is a hole", s.allowFrom),
-		fieldRow("Unknown URLs", "on neither list: pushed to the front of the crawl either way", s.unknown),
-		fieldRow("Policy", "", container.NewBorder(nil, nil, nil, widget.NewButton("Choose…", s.choosePolicy), s.policy)),
-		fieldRow("Verdicts count for", "then the page is crawled again", s.maxAge),
-		fieldRow("", "", s.crawlUnknown),
-	)
+	s.listen.PlaceHolder = "host:port; only this machine unless Allow from names more"
+	s.maxAge.PlaceHolder = "then the page is crawled again, e.g. 30d"
+	settings := container.NewGridWithColumns(2,
+		formGrid(
+			fieldRow("Listen on", s.listen),
+			fieldRow("Allow from", s.allowFrom),
+			fieldRow("Unknown URLs", s.unknown),
+		),
+		formGrid(
+			fieldRow("Policy", container.NewBorder(nil, nil, nil, widget.NewButton("Choose…", s.choosePolicy), s.policy)),
+			fieldRow("Verdicts count for", s.maxAge),
+			fieldRow("", s.crawlUnknown),
+		))
+	hint := caption("Unknown URLs, on neither list, are pushed to the front of the crawl; a running crawl fetches and " +
+		"judges them, and so does the gateway with \"crawl unknown URLs here\". A verdict counts for the time set, then " +
+		"the page is crawled again. An open proxy is a hole: to serve other machines, name them in Allow from.")
 	buttons := container.NewHBox(s.start, s.stop)
-	top := container.NewVBox(container.NewBorder(nil, nil, heading("Gateway"), buttons), settings, s.status, s.counts)
+	top := container.NewVBox(container.NewBorder(nil, nil, heading("Gateway"), buttons), settings, hint, s.status, s.counts)
 	left := container.NewBorder(widget.NewLabel("Latest decisions"), nil, nil, nil, s.decTable)
 	split := container.NewHSplit(left, s.lists.content)
-	split.Offset = 0.55
+	split.Offset = 0.6
 	s.content = container.NewPadded(container.NewBorder(top, nil, nil, nil, split))
 	return s
 }
 
-// fieldRow is a labelled row of a settings form with a hint.
-func fieldRow(label, hint string, o fyne.CanvasObject) []fyne.CanvasObject {
+// fieldRow is a labelled row of a settings form.
+func fieldRow(label string, o fyne.CanvasObject) []fyne.CanvasObject {
 	l := widget.NewLabel(label)
 	l.TextStyle.Bold = true
-	if hint == "" {
-		return []fyne.CanvasObject{l, o}
-	}
-	return []fyne.CanvasObject{l, container.NewVBox(o, caption(hint))}
+	return []fyne.CanvasObject{l, o}
 }
 
 func (s *gatewayScreen) decisionCell(d gateway.Decision, col int) string {

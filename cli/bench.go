@@ -32,12 +32,19 @@ type benchRow struct {
 }
 
 func runBench(args []string, s IO) int {
+	if len(args) > 0 && args[0] == "urlfilter" {
+		return runBenchURLFilter(args[1:], s)
+	}
 	fs := newFlagSet("bench", s, `Usage: trawler bench [flags]
+       trawler bench urlfilter [--entries N] [--buckets N] [--lookups N]
 
 Serves a synthetic site with a deterministic link graph on 127.0.0.1 and
 crawls it once per thread count into a temporary database, printing seconds,
 URLs visited (fetched), pages downloaded (2xx), pages/s, allocations per page
-and the peak resident memory of the process.`)
+and the peak resident memory of the process.
+
+"trawler bench urlfilter" re-runs paper 002's URL-filter experiment instead
+(see "trawler bench urlfilter --help").`)
 	pages := fs.Int("pages", 5000, "pages in the synthetic site")
 	degree := fs.Int("out-degree", 10, "links per page")
 	latency := fs.Duration("latency", 20*time.Millisecond, "delay before every response")

@@ -62,9 +62,9 @@ func buildTable(s shape, items []slot, dup func(i int)) *table {
 	}
 	t.waste += len(arena) * int(unsafeSlotSize)
 	if s.bloom {
-		t.front = newBloomFront(s)
+		t.front = newBloomFront(s.parts, s.pwords)
 		for i := range items {
-			t.front.add(&items[i].d)
+			t.front.add(halves(&items[i].d))
 		}
 	}
 	return t
@@ -114,8 +114,9 @@ func (w *writer) insert(d *Digest, tag uint8) (replaced bool) {
 	}
 	t.count++
 	if t.front != nil {
-		t.front.own(d, w.parts)
-		t.front.add(d)
+		a, b := halves(d)
+		t.front.own(a, b, w.parts)
+		t.front.add(a, b)
 	}
 	return false
 }

@@ -3,6 +3,7 @@ package urlfilter
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"maps"
 	"strings"
 )
@@ -98,24 +99,28 @@ func checkEntry(e Entry) error {
 
 // Builder collects entries for Filter.LoadBuilder without keeping their
 // strings: each entry is reduced at once to its digest, a category tag and
-// a one-byte shape (18 bytes), so a million-entry list can be streamed from
+// a one-byte shape and the sieve's 8-byte hash (26 bytes), so a
+// million-entry list can be streamed from
 // a file or a database into a filter without a million strings in memory.
 // A Builder is not safe for concurrent use.
 type Builder struct {
 	items  [2][]slot
 	shapes [2][]uint8
+	hashes []uint64 // for the sieve
+	seed   maphash.Seed
 	cats   *catalog
 }
 
 // NewBuilder returns an empty Builder; hint is how many entries are
 // expected (0 if unknown), to size its buffers once.
 func NewBuilder(hint int) *Builder {
-	b := &Builder{cats: newCatalog()}
+	b := &Builder{cats: newCatalog(), seed: maphash.MakeSeed()}
 	if hint > 0 {
 		for l := range b.items {
 			b.items[l] = make([]slot, 0, hint/2)
 			b.shapes[l] = make([]uint8, 0, hint/2)
 		}
+		b.hashes = make([]uint64, 0, hint)
 	}
 	return b
 }
@@ -133,6 +138,7 @@ func (b *Builder) Add(e Entry) error {
 	l := e.List - 1
 	b.items[l] = append(b.items[l], slot{d: Key(e.Kind, e.Value), tag: tag})
 	b.shapes[l] = append(b.shapes[l], entryShape(e.Kind, e.Value))
+	b.hashes = append(b.hashes, sieveHash(b.seed, e.Kind, e.Value, ""))
 	return nil
 }
 
@@ -141,7 +147,10 @@ func (b *Builder) Len() int { return len(b.items[0]) + len(b.items[1]) }
 
 // snapshot builds both lists from b; b is left as it is.
 func (b *Builder) snapshot() *snapshot {
-	s := &snapshot{cats: b.cats.clone()}
+	s := &snapshot{cats: b.cats.clone(), sieve: newSieve(len(b.hashes), b.seed)}
+	for _, h := range b.hashes {
+		s.sieve.add(h, nil)
+	}
 	for l := range b.items {
 		shapes := b.shapes[l]
 		for _, sh := range shapes {

@@ -30,6 +30,7 @@ const (
 	cQuery             // … in a canonical query
 	cUnres             // unreserved: an escape of it is not canonical
 	cHex               // upper-case hex digit
+	cPlain             // in a path, needs no closer look: cPath but '/'
 )
 
 var classTable = func() (t [256]uint8) {
@@ -44,6 +45,11 @@ var classTable = func() (t [256]uint8) {
 	set("!$&'()*+,;=:@/[]", cPath|cQuery)
 	set("?", cQuery)
 	set(digits+"ABCDEF", cHex)
+	for c := range t {
+		if t[c]&cPath != 0 && c != '/' {
+			t[c] |= cPlain
+		}
+	}
 	return t
 }()
 
@@ -107,35 +113,58 @@ func canonical(s string) bool {
 	return canonicalTail(rest[i:])
 }
 
-// canonicalTail checks a path (from its first '/') and query.
+// canonicalTail checks a path (from its first '/') and query. It skips
+// runs of ordinary bytes in a tight loop and looks closer only at '/',
+// '?', '%' and bytes that would need escaping.
 func canonicalTail(t string) bool {
-	cls := uint8(cPath)
-	seg := 1 // start of the current path segment; t[0] is '/'
-	for i := 1; i < len(t); i++ {
-		c := t[i]
-		switch {
-		case cls == cPath && (c == '/' || c == '?'):
+	i, seg := 1, 1 // t[0] is '/'; seg starts the current path segment
+	for {
+		for i < len(t) && classTable[t[i]]&cPlain != 0 {
+			i++
+		}
+		if i == len(t) {
+			return !dotSegment(t[seg:])
+		}
+		switch t[i] {
+		case '/', '?':
 			if dotSegment(t[seg:i]) {
 				return false
 			}
-			if c == '?' {
-				if i == len(t)-1 {
-					return false // an empty query is dropped
-				}
-				cls = cQuery
+			if t[i] == '?' {
+				return i < len(t)-1 && canonicalQuery(t[i+1:]) // an empty query is dropped
 			}
-			seg = i + 1
-		case c == '%':
-			if i+2 >= len(t) || classTable[t[i+1]]&cHex == 0 || classTable[t[i+2]]&cHex == 0 ||
-				classTable[unhex(t[i+1])<<4|unhex(t[i+2])]&cUnres != 0 {
+			i++
+			seg = i
+		case '%':
+			if !canonicalEscape(t, i) {
 				return false
 			}
-			i += 2
-		case classTable[c]&cls == 0:
+			i += 3
+		default:
 			return false
 		}
 	}
-	return cls == cQuery || !dotSegment(t[seg:])
+}
+
+func canonicalQuery(q string) bool {
+	for i := 0; i < len(q); {
+		if classTable[q[i]]&cQuery != 0 {
+			i++
+			continue
+		}
+		if q[i] != '%' || !canonicalEscape(q, i) {
+			return false
+		}
+		i += 3
+	}
+	return true
+}
+
+// canonicalEscape reports whether s[i:] starts with an escape urlnorm
+// keeps: upper-case hex, of a byte that is not unreserved.
+func canonicalEscape(s string, i int) bool {
+	return i+2 < len(s) && classTable[s[i+1]]&cHex != 0 && classTable[s[i+2]]&cHex != 0 &&
+		classTable[unhex(s[i+1])<<4|unhex(s[i+2])]&cUnres == 0
 }
 
 func dotSegment(s string) bool { return s == "." || s == ".." }

@@ -1,10 +1,9 @@
 package urlfilter
 
 import (
-	"crypto/md5"
-	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Filter holds the black and white lists and answers lookups. The zero
@@ -25,11 +24,14 @@ type Filter struct {
 // snapshot is one immutable state of both lists.
 type snapshot struct {
 	lists [2]*table // Black, White
+	sieve *sieve    // over both lists, in front of MD5
 	cats  *catalog
 	kinds kindStats
 }
 
 var emptySnapshot = NewBuilder(0).snapshot()
+
+const unsafeSizeofSnapshot = unsafe.Sizeof(snapshot{})
 
 // New returns an empty filter.
 func New() *Filter { return &Filter{} }
@@ -98,7 +100,8 @@ func (f *Filter) Update(add, remove []Entry) error {
 		}
 		tags[i] = t
 	}
-	s := &snapshot{lists: old.lists, cats: cats, kinds: old.kinds}
+	s := &snapshot{lists: old.lists, sieve: old.sieve, cats: cats, kinds: old.kinds}
+	var sieveParts map[int]bool
 	var ws [2]*writer
 	w := func(l List) *writer {
 		if ws[l-1] == nil {
@@ -114,9 +117,14 @@ func (f *Filter) Update(add, remove []Entry) error {
 	}
 	for i, e := range add {
 		d := Key(e.Kind, e.Value)
-		if !w(e.List).insert(&d, tags[i]) {
-			s.kinds.count(entryShape(e.Kind, e.Value), 1)
+		if w(e.List).insert(&d, tags[i]) {
+			continue // listed already: its sieve bits are set
 		}
+		s.kinds.count(entryShape(e.Kind, e.Value), 1)
+		if sieveParts == nil {
+			s.sieve, sieveParts = s.sieve.cow(), map[int]bool{}
+		}
+		s.sieve.add(s.sieve.hash(e.Kind, e.Value, ""), sieveParts)
 	}
 	for l, wr := range ws {
 		if wr != nil {
@@ -132,101 +140,4 @@ func (f *Filter) Update(add, remove []Entry) error {
 func (f *Filter) Len() int {
 	s := f.load()
 	return s.lists[0].count + s.lists[1].count
-}
-
-// Lookup decides a URL: the exact URL, then its host and parent domains,
-// then its path prefixes. A URL that cannot be normalized matches nothing.
-func (f *Filter) Lookup(rawURL string) Match {
-	s := f.load()
-	u, ok := normalize(rawURL)
-	if !ok {
-		return Match{}
-	}
-	if s.kinds.urls > 0 {
-		if l, tag, ok := s.probe(KindURL, u, ""); ok {
-			return s.match(l, KindURL, u, tag)
-		}
-	}
-	host, p := splitCanonical(u)
-	if m, ok := s.findHost(host); ok {
-		return m
-	}
-	segments := 0
-	for i := 1; i <= len(p); i++ {
-		if i == len(p) || p[i] == '/' {
-			if i == len(p) && strings.HasSuffix(p, "/") {
-				break
-			}
-			segments++
-			if !s.kinds.hasPrefix(segments) {
-				continue
-			}
-			if l, tag, ok := s.probe(KindPrefix, host, p[:i]); ok {
-				return s.match(l, KindPrefix, host+p[:i], tag)
-			}
-		}
-	}
-	return Match{}
-}
-
-// LookupHost decides a host alone (an HTTPS CONNECT, where the path is not
-// seen): its host entries and those of its parent domains.
-func (f *Filter) LookupHost(host string) Match {
-	h := strings.TrimSuffix(strings.ToLower(host), ".")
-	if hn, _, ok := strings.Cut(h, ":"); ok && !strings.HasPrefix(h, "[") {
-		h = hn
-	}
-	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
-	m, _ := f.load().findHost(h)
-	return m
-}
-
-func (s *snapshot) findHost(host string) (Match, bool) {
-	labels := strings.Count(host, ".") + 1
-	for h := host; h != ""; labels-- {
-		if s.kinds.hasHost(labels) {
-			if l, tag, ok := s.probe(KindHost, h, ""); ok {
-				return s.match(l, KindHost, h, tag), true
-			}
-		}
-		_, rest, ok := strings.Cut(h, ".")
-		if !ok {
-			break
-		}
-		h = rest
-	}
-	return Match{}, false
-}
-
-// probe looks the entry of kind k and value a+b up in the black list, then
-// the white list. Both Bloom filters are asked before either table, so
-// that their cache misses overlap.
-func (s *snapshot) probe(k Kind, a, b string) (List, uint8, bool) {
-	d := keyOf(k, a, b)
-	black, white := s.lists[0], s.lists[1]
-	inBlack, inWhite := black.front.test(&d), white.front.test(&d)
-	if inBlack {
-		if tag, ok := black.find(&d); ok {
-			return Black, tag, true
-		}
-	}
-	if inWhite {
-		if tag, ok := white.find(&d); ok {
-			return White, tag, true
-		}
-	}
-	return None, 0, false
-}
-
-func (s *snapshot) match(l List, k Kind, v string, tag uint8) Match {
-	return Match{Entry{List: l, Kind: k, Value: v, Category: s.cats.names[tag]}}
-}
-
-// keyOf is Key(k, a+b) without allocating for values up to 256 bytes.
-func keyOf(k Kind, a, b string) Digest {
-	var buf [256]byte
-	x := append(buf[:0], kindPrefix(k), ':')
-	x = append(x, a...)
-	x = append(x, b...)
-	return md5.Sum(x)
 }

@@ -31,13 +31,14 @@ import (
 //     growth makes room for about a third more entries in that bucket while
 //     wasting at most a quarter of it. A larger r would buy nothing here,
 //     since Update copies a touched bucket anyway.
-//   - The Bloom filter has bloomBitsPerEntry = 10 bits per entry and
-//     bloomK = 5 probes, all within one 512-bit block (one cache line):
-//     about 1 % false positives, 1.25 bytes per entry, and a miss costs one
-//     cache line and usually 1 or 2 bit tests. It is split into parts of
-//     about bloomPartTarget = 4096 entries (5 KB) so that an Update copies
-//     only the parts it touches; a Bloom filter cannot forget, so removed
-//     entries leave bits that only send lookups on to the exact table.
+//   - The Bloom filter has bloomBitsPerEntry = 12 bits per entry and sets
+//     bloomK = 5 bits of one 64-bit word per digest: about 1 % false
+//     positives (a classic filter needs 10 bits for that, but reads up to
+//     5 cache lines), 1.5 bytes per entry, and a test is one load and one
+//     compare. It is split into parts of about bloomPartTarget = 4096
+//     entries (6 KB) so that an Update copies only the parts it touches; a
+//     Bloom filter cannot forget, so removed entries leave bits that only
+//     send lookups on to the exact table.
 //   - A table is rebuilt from its own digests when Updates grow it past
 //     rebuildGrowth times the size it was built for (the bitmaps would
 //     fill and the overflow areas lengthen), or when more than half of
@@ -47,9 +48,8 @@ const (
 	maxLoad           = 0.85
 	minBitmap         = 16
 	growFactor        = 1.25
-	bloomBitsPerEntry = 10
+	bloomBitsPerEntry = 12
 	bloomK            = 5
-	bloomBlockBits    = 512
 	bloomPartTarget   = 4096
 	rebuildGrowth     = 1.1
 	rebuildHeadroom   = 1.25
@@ -57,11 +57,11 @@ const (
 
 // shape is the geometry of one table, fixed when it is built.
 type shape struct {
-	n, w    uint64 // buckets, bits per bitmap
-	design  int    // entries the table was sized for
-	bloom   bool   // whether a Bloom filter stands in front
-	parts   uint64 // Bloom filter parts
-	pblocks uint64 // 512-bit blocks per part
+	n, w   uint64 // buckets, bits per bitmap
+	design int    // entries the table was sized for
+	bloom  bool   // whether a Bloom filter stands in front
+	parts  uint64 // Bloom filter parts
+	pwords uint64 // 64-bit words per part
 }
 
 // shapeFor sizes a table for about entries digests in buckets buckets
@@ -76,17 +76,16 @@ func shapeFor(entries, buckets int, withBloom bool) shape {
 	w := max(uint64(per/maxLoad+0.999999), minBitmap)
 	s := shape{n: uint64(buckets), w: w, design: entries, bloom: withBloom}
 	if withBloom {
-		s.parts = uint64((entries + bloomPartTarget - 1) / bloomPartTarget)
-		perPart := (entries + int(s.parts) - 1) / int(s.parts)
-		s.pblocks = uint64((perPart*bloomBitsPerEntry + bloomBlockBits - 1) / bloomBlockBits)
+		s.parts, s.pwords = bloomShape(entries, bloomBitsPerEntry)
 	}
 	return s
 }
 
 // Where a digest goes. MD5 output is uniform, so its bits are used
 // directly: the first 8 bytes (a) pick the bucket — the paper's
-// hash(m) mod n — and the Bloom part and probe bits; the last 8 (b) pick
-// the home slot — the paper's H(m) mod w — and the Bloom block. "mod" is
+// hash(m) mod n — and the Bloom part (high bits) and bits (low 30 bits);
+// the last 8 (b) pick the home slot — the paper's H(m) mod w — and the
+// Bloom word. "mod" is
 // Lemire's multiply-shift reduction, which maps the high bits uniformly
 // onto [0, n) without a division.
 func halves(d *Digest) (a, b uint64) {

@@ -73,7 +73,7 @@ func (f *Filter) LoadBuilder(b *Builder) error {
 // added entry already listed takes the new category). It copies only the
 // buckets and filter parts it touches, so a handful of entries costs about
 // a tenth of a millisecond and 200 KB of garbage on lists of a million; a
-// list that outgrows its shape is rebuilt, once per ~10 % growth. An entry
+// list grown a tenth past the size it was built for is rebuilt. An entry
 // of no list or unknown kind, or a category beyond MaxCategories, is
 // refused and nothing changes.
 func (f *Filter) Update(add, remove []Entry) error {

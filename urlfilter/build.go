@@ -45,16 +45,24 @@ func buildTable(s shape, items []slot, dup func(i int)) *table {
 			}
 		}
 		p := int(s.w) + int(scratch.over)
-		if len(arena) < p {
-			t.waste += len(arena) * int(unsafeSlotSize)
-			left := int(s.n-b) * int(s.w)
-			arena = make([]slot, max(p, min(arenaSlots, left+int(s.w))))
-		}
 		bk := &headers[b]
+		switch {
+		case p > arenaSlots/8:
+			// A big bucket (few buckets for many entries, as in the
+			// paper's experiment) gets its own array: carving it from
+			// arenas would waste up to a bucket per arena.
+			bk.slots = slices.Grow([]slot(nil), p)[:p]
+		default:
+			if len(arena) < p {
+				t.waste += len(arena) * int(unsafeSlotSize)
+				left := int(s.n-b) * int(s.w)
+				arena = make([]slot, max(p, min(arenaSlots, left+int(s.w))))
+			}
+			bk.slots = arena[:p:p]
+			arena = arena[p:]
+		}
 		bk.bits = bitArena[int(b)*words : int(b+1)*words : int(b+1)*words]
 		copy(bk.bits, scratch.bits)
-		bk.slots = arena[:p:p]
-		arena = arena[p:]
 		copy(bk.slots, scratch.slots[:p])
 		bk.over, bk.count = scratch.over, scratch.count
 		t.count += int(bk.count)

@@ -2,10 +2,13 @@ package urlfilter
 
 import (
 	"fmt"
+	"os"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func hostEntries(l List, prefix string, n int) []Entry {
@@ -167,5 +170,55 @@ func TestUpdateIsCheap(t *testing.T) {
 	}
 	if f.Len() != n {
 		t.Errorf("Len %d, want %d", f.Len(), n)
+	}
+}
+
+// TestTenMillion loads the largest size the parameters are chosen for and
+// checks memory, answers and the cost of an Update there. It takes about
+// 10 s and 600 MB, so it runs only with TRAWLER_LONG=1.
+func TestTenMillion(t *testing.T) {
+	if os.Getenv("TRAWLER_LONG") != "1" {
+		t.Skip("set TRAWLER_LONG=1 to load ten million entries")
+	}
+	const n = 10_000_000
+	b := NewBuilder(n)
+	for i := range n {
+		if err := b.Add(Entry{List: List(1 + i%2), Kind: KindURL, Value: "http://e.example/" + strconv.Itoa(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := New()
+	start := time.Now()
+	if err := f.LoadBuilder(b); err != nil {
+		t.Fatal(err)
+	}
+	loaded := time.Since(start)
+	st := f.Stats()
+	t.Logf("loaded in %v: %.2f bytes/entry, %d buckets of %d bits per list", loaded, float64(st.Bytes)/n, st.Black.Buckets, st.Black.BitmapBits)
+	if float64(st.Bytes)/n > 24 {
+		t.Errorf("%.2f bytes/entry", float64(st.Bytes)/n)
+	}
+	for _, i := range []int{0, 1, n / 2, n - 1} {
+		if m := f.Lookup("http://e.example/" + strconv.Itoa(i)); m.List != List(1+i%2) {
+			t.Errorf("entry %d: %+v", i, m)
+		}
+	}
+	if f.Lookup("http://e.example/x").Found() {
+		t.Error("unlisted URL found")
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start = time.Now()
+	const updates = 20
+	for i := range updates {
+		add := hostEntries(Black, fmt.Sprintf("u%d-", i), 5)
+		if err := f.Update(add, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	t.Logf("Update of 5 entries: %v, %d bytes allocated", time.Since(start)/updates, (after.TotalAlloc-before.TotalAlloc)/updates)
+	if per := (after.TotalAlloc - before.TotalAlloc) / updates; per > 1<<20 {
+		t.Errorf("an Update of 5 entries allocates %d bytes", per)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// ExperimentConfig sets up paper 002's experiment (§4): a black and a
+// ExperimentConfig sets up paper 002's experiment: a black and a
 // white list of generated URLs, a stream of URLs to filter, and the hash
 // tables to compare. The zero value of a field means the paper's setting.
 type ExperimentConfig struct {
@@ -34,7 +34,8 @@ type ExperimentRow struct {
 	BytesPerEntry float64 // heap growth from building both lists, per entry
 }
 
-// The structures Experiment compares, in the order of its rows.
+// The structures Experiment compares, in the order of its rows; callers
+// find a row by these names.
 const (
 	StructChained = "chained hash table"
 	StructBitmap  = "bitmap table"

@@ -4,6 +4,11 @@ import "strings"
 
 // Lookup decides a URL: the exact URL, then its host and parent domains,
 // then its path prefixes. A URL that cannot be normalized matches nothing.
+//
+// It asks only for keys some entry could have (by kind, number of host
+// labels and of path segments), lets a sieve rule out most of those by a
+// cheap hash of their text, and digests the rest with MD5 for the paper's
+// Bloom filters and tables. An already-canonical URL skips urlnorm.
 func (f *Filter) Lookup(rawURL string) Match {
 	s := f.load()
 	u, ok := normalize(rawURL)

@@ -13,6 +13,14 @@
 // Filters are read without locks: Load and Update build a new snapshot
 // beside the one in use and swap it in atomically, so lookups never wait
 // for a reload. The package knows no SQL, HTTP server or window.
+//
+// Each list is kept as paper 002 proposes: MD5 digests in a hash table of
+// buckets, each a bitmap beside a contiguous array of digests, with a
+// Bloom filter in front, so that a URL on no list costs no digest
+// comparison and a listed one a few. A sieve over both lists spares most
+// lookups the MD5 digests themselves. A Builder loads large lists without
+// keeping their strings; Stats tells their shape and memory; Experiment
+// re-runs the paper's comparison with a plain chained hash table.
 package urlfilter
 
 import (

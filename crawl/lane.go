@@ -53,15 +53,5 @@ func (e *Engine) pollLane(ctx context.Context) error {
 // other runs' leases (the crawl's own run may be working beside it) nor
 // takes up the crawl's waiting URLs.
 func (e *Engine) restoreLane(ctx context.Context) error {
-	err := e.store.Fingerprints(ctx, func(fp uint64, skip SkipReason) {
-		if skip.PathDependent() {
-			e.skipSeen.Add(fp)
-		} else {
-			e.seen.Add(fp)
-		}
-	})
-	if err != nil {
-		return fmt.Errorf("load known URLs: %w", err)
-	}
-	return nil
+	return e.loadSeen(ctx)
 }

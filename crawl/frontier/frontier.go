@@ -134,8 +134,7 @@ func (f *Frontier[T]) Push(entries []Entry[T], hostOf func(T) string) {
 	}
 	var touched []*queue[T] // in first-touch order, so the pool order is reproducible
 	for _, e := range entries {
-		h := f.host(hostOf(e.Value))
-		q := h.queues[int(e.FP%uint64(len(h.queues)))]
+		q := f.queueOf(e, hostOf)
 		if q.pushes != f.pushes+1 {
 			q.newGroup()
 			q.pushes = f.pushes + 1
@@ -172,8 +171,7 @@ func (f *Frontier[T]) PushUrgent(entries []Entry[T], hostOf func(T) string) {
 			old.dead = true
 			f.waiting--
 		}
-		h := f.host(hostOf(e.Value))
-		q := h.queues[int(e.FP%uint64(len(h.queues)))]
+		q := f.queueOf(e, hostOf)
 		ent := &entry[T]{Entry: e}
 		q.urgent = append(q.urgent, ent)
 		q.n++
@@ -189,6 +187,13 @@ func (f *Frontier[T]) PushUrgent(entries []Entry[T], hostOf func(T) string) {
 		f.offer(q)
 	}
 	f.cond.Broadcast()
+}
+
+// queueOf is the queue of e's host that holds e: URLs are spread over a
+// host's queues by fingerprint.
+func (f *Frontier[T]) queueOf(e Entry[T], hostOf func(T) string) *queue[T] {
+	h := f.host(hostOf(e.Value))
+	return h.queues[int(e.FP%uint64(len(h.queues)))]
 }
 
 // Lower gives a waiting URL a smaller depth when it is met again closer to

@@ -117,4 +117,3 @@ func (e *Engine) finishCycle(ctx context.Context) error {
 	}
 	return nil
 }
-

@@ -75,6 +75,8 @@ type PageQuery struct {
 	Desc  bool
 	After *Cursor // continue after this row (keyset paging); nil starts at the top
 	Limit int     // rows per call; 0 means DefaultLimit
+
+	pg bool // build PostgreSQL's SQL: set by the DB method that runs the query
 }
 
 // Cursor marks a row of a sorted listing: its sort-column value and id.
@@ -158,18 +160,20 @@ func (q *PageQuery) filter(index string) (from, where string, args []any, err er
 	conds := []string{"p.crawl_id = ?"}
 	args = []any{q.Crawl}
 	from = "pages p"
-	if index != "" {
+	if index != "" && !q.pg {
 		from += " INDEXED BY " + index
 	}
 	if q.Search != "" {
-		match, err := ftsQuery(q.Search)
-		if err != nil {
+		var match string
+		if from, match, err = q.searchFrom(); err != nil {
 			return "", "", nil, err
 		}
-		// CROSS JOIN keeps the full-text index as the outer loop.
-		from = "pages_fts CROSS JOIN pages p ON p.id = pages_fts.rowid"
-		conds = append([]string{"pages_fts MATCH ?"}, conds...)
 		args = append([]any{match}, args...)
+		if !q.pg {
+			conds = append([]string{"pages_fts MATCH ?"}, conds...)
+		} else {
+			conds = append(conds, "p.fts @@ tsq")
+		}
 	}
 	switch c := q.StatusClass; {
 	case c == -1:
@@ -224,7 +228,7 @@ func (q *PageQuery) order(noIndex bool) (orderBy, after string, args []any, err 
 		dir, cmp = "DESC", "<"
 	}
 	col := "p." + sc.col
-	if noIndex {
+	if noIndex && !q.pg {
 		col = "+" + col
 	}
 	if q.Sort == SortStored {
@@ -259,7 +263,7 @@ func (d *DB) fewMatches(ctx context.Context, q *PageQuery) (bool, error) {
 		return false, err
 	}
 	var n int
-	err = d.r.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FROM (SELECT 1 FROM %s WHERE %s LIMIT %d)",
+	err = d.r.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FROM (SELECT 1 FROM %s WHERE %s LIMIT %d) AS few",
 		from, where, sortInMemory+1), args...).Scan(&n)
 	return n <= sortInMemory, wrap(err, "count pages")
 }
@@ -288,6 +292,7 @@ func (d *DB) PagesAt(ctx context.Context, q PageQuery, offset, limit int) ([]Pag
 }
 
 func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, error) {
+	q.pg = d.pg
 	if q.Skipped {
 		return d.skipped(ctx, q, offset)
 	}
@@ -308,8 +313,12 @@ func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, err
 	orderBy, _, _, _ := q.order(false)
 	// The ids are chosen first, touching only indexes where the filters
 	// allow it; the rows are then read for the chosen few.
+	join := "CROSS JOIN" // SQLite keeps the left table outside: the few ids picked
+	if d.pg {
+		join = "JOIN"
+	}
 	query := fmt.Sprintf(`WITH pick AS MATERIALIZED (%s)
-SELECT %s FROM pick CROSS JOIN pages p ON p.id = pick.id ORDER BY %s LIMIT ?`, pick, rowColumns, orderBy)
+SELECT %s FROM pick %s pages p ON p.id = pick.id ORDER BY %s LIMIT ?`, pick, rowColumns, join, orderBy)
 	args = append(args, q.limit())
 	rows, err := d.r.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -359,7 +368,7 @@ func (q *PageQuery) pick(offset int, few bool) (string, []any, error) {
 		return "", nil, err
 	}
 	col, n := "p."+sc.col, q.limit()
-	if few {
+	if few && !q.pg {
 		col = "+" + col
 	}
 	cmp, dir := ">", "ASC"
@@ -374,19 +383,27 @@ func (q *PageQuery) pick(offset int, few bool) (string, []any, error) {
 		return fmt.Sprintf(`SELECT p.id AS id FROM %s WHERE %s AND %s %s ? ORDER BY %s LIMIT ?`, from, where, col, cmp, orderBy),
 			append(args, q.After.ID, n), nil
 	}
+	// SQLite bounds an index range by the first bound it meets, so the
+	// second half puts the keyset bound first; PostgreSQL's planner does
+	// not care, and a search's FROM clause holds its own argument there.
+	next, nextArgs := "%[3]s %[4]s ? AND %[2]s", append([]any{q.After.Key}, args...)
+	if q.pg {
+		next, nextArgs = "%[2]s AND %[3]s %[4]s ?", append(append([]any{}, args...), q.After.Key)
+	}
 	query := fmt.Sprintf(`
-SELECT id FROM (SELECT p.id AS id FROM %[1]s WHERE %[2]s AND %[3]s = ? AND p.id %[4]s ? ORDER BY p.id %[5]s LIMIT ?)
+SELECT id FROM (SELECT p.id AS id FROM %[1]s WHERE %[2]s AND %[3]s = ? AND p.id %[4]s ? ORDER BY p.id %[5]s LIMIT ?) AS same
 UNION ALL
-SELECT id FROM (SELECT p.id AS id FROM %[1]s WHERE %[3]s %[4]s ? AND %[2]s ORDER BY %[6]s LIMIT ?)`,
+SELECT id FROM (SELECT p.id AS id FROM %[1]s WHERE `+next+` ORDER BY %[6]s LIMIT ?) AS next`,
 		from, where, col, cmp, dir, orderBy)
-	all := append(append([]any{}, args...), q.After.Key, q.After.ID, n, q.After.Key)
-	all = append(append(all, args...), n)
+	all := append(append([]any{}, args...), q.After.Key, q.After.ID, n)
+	all = append(append(all, nextArgs...), n)
 	return query, all, nil
 }
 
 // CountPages returns how many pages match q's filters (After and Limit
 // are ignored).
 func (d *DB) CountPages(ctx context.Context, q PageQuery) (int, error) {
+	q.pg = d.pg
 	if q.Skipped {
 		return d.countSkipped(ctx, q)
 	}

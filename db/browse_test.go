@@ -220,7 +220,13 @@ func TestSearchSnippetsAndErrors(t *testing.T) {
 	if len(rows) != 1 || !strings.Contains(rows[0].Snippet, marked) {
 		t.Fatalf("Pages with search word12 = %+v; want one row with a marked snippet", rows)
 	}
-	found, err := d.Search(ctx, s.ID(), "fts: word12 OR word13", 10)
+	// After fts: the database's own syntax: FTS5's on SQLite, tsquery's
+	// on PostgreSQL.
+	or, bads := "fts: word12 OR word13", []string{`fts: "unbalanced`, `fts: AND`, `fts: word12 OR`, `fts: nocolumn:word`}
+	if d.pg {
+		or, bads = "fts: word12 | word13", []string{`fts: word12 |`, `fts: (word12`, `fts: & word12`, `fts: word12 <->`}
+	}
+	found, err := d.Search(ctx, s.ID(), or, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +250,7 @@ func TestSearchSnippetsAndErrors(t *testing.T) {
 	if got, _ := d.Search(ctx, s.ID(), "http://127.0.0.1:8080/p0024", 10); len(got) != 1 {
 		t.Errorf("a pasted URL found %d pages, want 1", len(got))
 	}
-	for _, bad := range []string{`fts: "unbalanced`, `fts: AND`, `fts: word12 OR`, `fts: nocolumn:word`, `fts: (`, `((`} {
+	for _, bad := range append(bads, `fts: (`, `((`) {
 		_, err := d.Search(ctx, s.ID(), bad, 10)
 		if !errors.Is(err, ErrBadQuery) || IsStorageError(err) {
 			t.Errorf("Search(%q) = %v; want ErrBadQuery, not a storage error", bad, err)

@@ -11,10 +11,15 @@ import (
 	"github.com/trawler/trawler/crawl"
 )
 
+// claimURLs leases waiting URLs. %[1]s is the order, %[2]s the lock
+// clause: on PostgreSQL, where several processes claim at once, each
+// claim skips the rows another is taking (FOR UPDATE SKIP LOCKED), which
+// also checks a row again if it changed meanwhile; SQLite's one writer
+// needs none.
 const claimURLs = `
 UPDATE urls SET owner = ?1, leased_at = ?2
 WHERE id IN (SELECT id FROM urls WHERE crawl_id = ?3 AND state = 0 AND owner = ''
-             ORDER BY depth %[1]s, id %[1]s LIMIT ?4)
+             ORDER BY depth %[1]s, id %[1]s LIMIT ?4 %[2]s)
 RETURNING id, url, fp, depth, parent, resource, revisit, priority`
 
 // claimUrgent leases the priority lane's URLs: free ones, and those whose
@@ -23,7 +28,7 @@ const claimUrgent = `
 UPDATE urls SET owner = ?1, leased_at = ?2
 WHERE id IN (SELECT id FROM urls WHERE crawl_id = ?3 AND priority > 0 AND state = 0
                  AND (owner = '' OR leased_at < ?5)
-             ORDER BY priority DESC, id LIMIT ?4)
+             ORDER BY priority DESC, id LIMIT ?4 %s)
 RETURNING id, url, fp, depth, parent, resource, revisit, priority`
 
 // urgentWaiting tells, from the read pool, whether ClaimUrgent would find
@@ -40,7 +45,7 @@ const urgentLease = 5 * time.Minute
 // URLs (a JSON array of URL fingerprints).
 const claimValidators = `
 SELECT fp, etag, last_modified FROM pages
-WHERE crawl_id = ? AND fp IN (SELECT value FROM json_each(?)) AND (etag <> '' OR last_modified IS NOT NULL)`
+WHERE crawl_id = ? AND fp IN %s AND (etag <> '' OR last_modified IS NOT NULL)`
 
 // Claim leases up to n waiting, free URLs to owner: the priority lane
 // first, then breadth-first (and mixed) takes the smallest depth first and,
@@ -60,7 +65,7 @@ func (s *CrawlStore) Claim(ctx context.Context, owner string, n int, order crawl
 		if err != nil || len(urgent) == n {
 			return urgent, err
 		}
-		rest, err := claimRows(ctx, tx, fmt.Sprintf(claimURLs, dir), owner, now, s.id, n-len(urgent))
+		rest, err := claimRows(ctx, tx, fmt.Sprintf(claimURLs, dir, s.d.skipLocked()), owner, now, s.id, n-len(urgent))
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +152,7 @@ func claimRows(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]cl
 
 // claimLane leases the priority lane's URLs, oldest push first.
 func (s *CrawlStore) claimLane(ctx context.Context, tx *sql.Tx, owner string, now int64, n int) ([]claimed, error) {
-	got, err := claimRows(ctx, tx, claimUrgent, owner, now, s.id, n, now-int64(urgentLease))
+	got, err := claimRows(ctx, tx, fmt.Sprintf(claimUrgent, s.d.skipLocked()), owner, now, s.id, n, now-int64(urgentLease))
 	sort.Slice(got, func(i, j int) bool { return got[i].id < got[j].id })
 	return got, err
 }
@@ -172,7 +177,7 @@ func (s *CrawlStore) validators(ctx context.Context, tx *sql.Tx, got []claimed) 
 		return nil
 	}
 	fps, _ := json.Marshal(revisits)
-	rows, err := tx.QueryContext(ctx, claimValidators, s.id, string(fps))
+	rows, err := tx.QueryContext(ctx, fmt.Sprintf(claimValidators, s.d.idsIn()), s.id, string(fps))
 	if err != nil {
 		return wrap(err, "claim urls: read validators")
 	}

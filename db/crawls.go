@@ -51,12 +51,9 @@ func (d *DB) CreateCrawl(ctx context.Context, name string, cfg crawl.Config) (in
 	}
 	defer tx.Rollback()
 	now := time.Now().UnixNano()
-	res, err := tx.ExecContext(ctx, `INSERT INTO crawls (name, settings, state, created_at) VALUES (?, ?, ?, ?)`,
-		name, string(settings), StateStopped, now)
-	if err != nil {
-		return 0, wrap(err, "create crawl")
-	}
-	id, err := res.LastInsertId()
+	var id int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO crawls (name, settings, state, created_at) VALUES (?, ?, ?, ?) RETURNING id`,
+		name, string(settings), StateStopped, now).Scan(&id)
 	if err != nil {
 		return 0, wrap(err, "create crawl")
 	}
@@ -205,8 +202,7 @@ func (d *DB) DeleteCrawl(ctx context.Context, id int64) error {
 		return wrap(err, "delete crawl %d", id)
 	}
 	defer tx.Rollback()
-	for _, q := range []string{
-		unindexPages + `crawl_id = ?`,
+	deletes := []string{
 		`DELETE FROM verdicts WHERE crawl_id = ?`,
 		`DELETE FROM links WHERE crawl_id = ?`,
 		`DELETE FROM pages WHERE crawl_id = ?`,
@@ -215,7 +211,11 @@ func (d *DB) DeleteCrawl(ctx context.Context, id int64) error {
 		`DELETE FROM page_visits WHERE crawl_id = ?`,
 		`DELETE FROM page_versions WHERE crawl_id = ?`,
 		`DELETE FROM cycles WHERE crawl_id = ?`,
-	} {
+	}
+	if !d.pg { // PostgreSQL's index goes with the rows
+		deletes = append([]string{unindexPages + `crawl_id = ?`}, deletes...)
+	}
+	for _, q := range deletes {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return wrap(err, "delete crawl %d", id)
 		}

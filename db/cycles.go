@@ -114,7 +114,7 @@ func (s *CrawlStore) FinishCycle(ctx context.Context) error {
 		}
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO cycles (crawl_id, cycle, started_at, finished_at) VALUES (?1, ?2, ?3, ?3)
-ON CONFLICT (crawl_id, cycle) DO UPDATE SET finished_at = coalesce(finished_at, excluded.finished_at)`, s.id, cycle, now)
+ON CONFLICT (crawl_id, cycle) DO UPDATE SET finished_at = coalesce(cycles.finished_at, excluded.finished_at)`, s.id, cycle, now)
 	if err != nil {
 		return wrap(err, "finish cycle %d", cycle)
 	}

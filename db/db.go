@@ -47,9 +47,10 @@ const (
 
 // DB is an open Trawler database. It is safe for concurrent use.
 type DB struct {
-	path string
-	w    *sql.DB // one connection: every write, so writers never collide
-	r    *sql.DB // read-only pool
+	path string  // the file, or the server's URL without its password
+	w    *sql.DB // SQLite: one connection for every write, so writers never collide
+	r    *sql.DB // SQLite: read-only pool; PostgreSQL: the same pool as w
+	pg   bool    // a PostgreSQL server rather than a SQLite file
 }
 
 // DefaultPath returns where the window and the command line keep their
@@ -87,10 +88,18 @@ func dsn(path string, cacheKiB int, write bool) string {
 // schema up to date. A file from a newer Trawler (ErrNewerSchema), a file
 // that is not a Trawler database (ErrNotDatabase) and a place that cannot
 // be written (ErrCannotOpen) are refused; every error matches ErrStorage.
+//
+// A path that is a postgres:// URL opens a PostgreSQL database instead
+// (the schema of its search_path), which several Trawler processes can
+// share; its password is never kept, shown or logged.
 func Open(path string) (*DB, error) {
+	open := open
+	if IsServerURL(path) {
+		open = openPostgres
+	}
 	d, err := open(path)
 	if err != nil {
-		return nil, wrap(err, "open database %s", path)
+		return nil, wrap(err, "open database %s", RedactURL(path))
 	}
 	return d, nil
 }
@@ -133,8 +142,15 @@ func open(path string) (*DB, error) {
 // Path returns the file the database was opened from.
 func (d *DB) Path() string { return d.path }
 
+// Postgres reports whether the database is a PostgreSQL server, which
+// several Trawler processes may share (see db/postgres.go).
+func (d *DB) Postgres() bool { return d.pg }
+
 // Close closes the database. Pending transactions are rolled back.
 func (d *DB) Close() error {
+	if d.pg {
+		return wrap(d.w.Close(), "close database %s", d.path)
+	}
 	err := errors.Join(d.r.Close(), d.w.Close())
 	return wrap(err, "close database %s", d.path)
 }

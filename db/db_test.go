@@ -14,7 +14,7 @@ import (
 )
 
 func TestOpenFreshAndReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "trawler.db")
+	path := testDB(t)
 	d := mustOpenPath(t, path)
 	ctx := context.Background()
 	cfg := crawl.DefaultConfig()
@@ -24,19 +24,10 @@ func TestOpenFreshAndReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var version, app int
-	if err := d.r.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.r.QueryRow("PRAGMA application_id").Scan(&app); err != nil {
-		t.Fatal(err)
-	}
-	if version != SchemaVersion() || version < 1 || app != appID {
-		t.Errorf("user_version %d application_id %#x, want %d and %#x", version, app, SchemaVersion(), appID)
-	}
-	var mode string
-	if err := d.r.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
-		t.Errorf("journal_mode = %q, %v; want wal", mode, err)
+	if !d.pg {
+		checkSQLiteHeader(t, d)
+	} else if v := pgSchemaVersion(t, d); v != pgSchemaSteps() {
+		t.Errorf("schema version %d, want %d", v, pgSchemaSteps())
 	}
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
@@ -63,9 +54,13 @@ func TestOpenFreshAndReopen(t *testing.T) {
 }
 
 func TestOpenRefusesNewerSchema(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "trawler.db")
+	path := testDB(t)
 	d := mustOpenPath(t, path)
-	if _, err := d.w.Exec("PRAGMA user_version = 99"); err != nil {
+	set, ours := "PRAGMA user_version = 99", SchemaVersion()
+	if d.pg {
+		set, ours = "UPDATE trawler_schema SET version = 99", pgSchemaSteps()
+	}
+	if _, err := d.w.Exec(set); err != nil {
 		t.Fatal(err)
 	}
 	d.Close()
@@ -74,7 +69,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 	if !errors.Is(err, ErrNewerSchema) || !IsStorageError(err) {
 		t.Fatalf("Open = %v; want ErrNewerSchema and a storage error", err)
 	}
-	for _, want := range []string{path, "version 99", fmt.Sprintf("up to version %d", SchemaVersion())} {
+	for _, want := range []string{RedactURL(path), "version 99", fmt.Sprintf("up to version %d", ours)} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not mention %q", err, want)
 		}
@@ -82,6 +77,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 }
 
 func TestOpenRefusesOtherFiles(t *testing.T) {
+	sqliteOnly(t)
 	dir := t.TempDir()
 	garbage := filepath.Join(dir, "garbage.db")
 	if err := os.WriteFile(garbage, []byte(strings.Repeat("this is not sqlite\n", 300)), 0o644); err != nil {
@@ -133,6 +129,7 @@ func TestOpenRefusesOtherFiles(t *testing.T) {
 }
 
 func TestDefaultPath(t *testing.T) {
+	sqliteOnly(t)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
 	p, err := DefaultPath()
@@ -148,6 +145,7 @@ func TestDefaultPath(t *testing.T) {
 }
 
 func TestOpenOddPaths(t *testing.T) {
+	sqliteOnly(t)
 	for _, name := range []string{"Application Support", "what?", "hash#tag", "50% off", "网络 机器人", "semi;colon&amp"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), name)
@@ -167,4 +165,37 @@ func TestOpenOddPaths(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkSQLiteHeader checks a SQLite file's version, owner and journal.
+func checkSQLiteHeader(t *testing.T, d *DB) {
+	t.Helper()
+	var version, app int
+	if err := d.r.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.r.QueryRow("PRAGMA application_id").Scan(&app); err != nil {
+		t.Fatal(err)
+	}
+	if version != SchemaVersion() || version < 1 || app != appID {
+		t.Errorf("user_version %d application_id %#x, want %d and %#x", version, app, SchemaVersion(), appID)
+	}
+	var mode string
+	if err := d.r.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		t.Errorf("journal_mode = %q, %v; want wal", mode, err)
+	}
+}
+
+func pgSchemaVersion(t *testing.T, d *DB) int {
+	t.Helper()
+	var v int
+	if err := d.r.QueryRow(`SELECT version FROM trawler_schema`).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func pgSchemaSteps() int {
+	steps, _ := pgMigrations.ReadDir("pgmigrations")
+	return len(steps)
 }

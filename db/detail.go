@@ -1,6 +1,7 @@
 package db
 
 import (
+	"math"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -118,7 +119,7 @@ ORDER BY l.seq LIMIT ?`, crawlID, url, limitOr(limit))
 
 func limitOr(n int) int {
 	if n <= 0 {
-		return -1 // SQLite: no limit
+		return math.MaxInt64 // no limit, in both SQL dialects
 	}
 	return n
 }

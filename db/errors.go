@@ -78,7 +78,7 @@ func classifyOpen(err error) error {
 // ErrBadQuery: our own SQL is fixed and tested, so a generic SQL error
 // there comes from the query text (fts5: syntax error near …).
 func badQuery(err error, query string) error {
-	if err != nil && sqliteCode(err) == sqlite3.SQLITE_ERROR {
+	if err != nil && (sqliteCode(err) == sqlite3.SQLITE_ERROR || pgCode(err) == "42601") {
 		return fmt.Errorf("%w %q: %s (type plain words and \"phrases\", or see %s in the help)",
 			ErrBadQuery, query, ftsReason(err), AdvancedPrefix)
 	}

@@ -64,6 +64,7 @@ func SafeCell(s string) string {
 //
 // With q.Skipped it writes the skipped URLs instead, under SkippedCSVHeader.
 func (d *DB) ExportCSV(ctx context.Context, w io.Writer, q PageQuery, progress func(done int)) (int, error) {
+	q.pg = d.pg
 	if q.Skipped {
 		return d.exportSkipped(ctx, w, q, progress)
 	}

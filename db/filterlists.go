@@ -30,7 +30,8 @@ const upsertEntry = `
 INSERT INTO filter_entries (list, kind, value, category, source, note, added_at) VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (kind, value) DO UPDATE SET list = excluded.list, category = excluded.category,
     source = excluded.source, note = excluded.note, added_at = excluded.added_at
-WHERE list <> excluded.list OR category <> excluded.category OR note <> excluded.note`
+WHERE filter_entries.list <> excluded.list OR filter_entries.category <> excluded.category
+    OR filter_entries.note <> excluded.note`
 
 // AddListEntries adds entries to the lists in one transaction and returns
 // how many were new or changed. An entry of the same kind and value moves

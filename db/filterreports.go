@@ -25,12 +25,10 @@ func (d *DB) AddReport(ctx context.Context, r MistakeReport) (int64, error) {
 	if r.At.IsZero() {
 		r.At = time.Now()
 	}
-	res, err := d.w.ExecContext(ctx, `INSERT INTO filter_reports (url, client, list, kind, entry, category, comment, at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, r.URL, r.Client, r.List, r.Kind, r.Entry, r.Category, r.Comment, r.At.UnixNano())
-	if err != nil {
-		return 0, wrap(err, "record a report on %s", r.URL)
-	}
-	id, err := res.LastInsertId()
+	var id int64
+	err := d.w.QueryRowContext(ctx, `INSERT INTO filter_reports (url, client, list, kind, entry, category, comment, at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, r.URL, r.Client, r.List, r.Kind, r.Entry, r.Category, r.Comment,
+		r.At.UnixNano()).Scan(&id)
 	return id, wrap(err, "record a report on %s", r.URL)
 }
 

@@ -138,6 +138,7 @@ func TestSnippetKeepsBrackets(t *testing.T) {
 // TestMigrationReindexesCJK opens a database written by schema 3, whose
 // index holds Chinese sentences as single words, and finds their words.
 func TestMigrationReindexesCJK(t *testing.T) {
+	sqliteOnly(t)
 	path := filepath.Join(t.TempDir(), "v3.db")
 	old, err := sql.Open("sqlite", path)
 	if err != nil {

@@ -3,19 +3,42 @@ package db
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/trawler/trawler/crawl"
 	"github.com/trawler/trawler/crawl/rabin"
+	"github.com/trawler/trawler/db/pgtest"
 )
 
-// mustOpen opens a fresh database in a temporary folder, closed at the end
-// of the test.
+// mustOpen opens a fresh database, closed at the end of the test: a file
+// in a temporary folder, or an empty PostgreSQL schema when the suite runs
+// against PostgreSQL (see testDB).
 func mustOpen(tb testing.TB) *DB {
 	tb.Helper()
-	return mustOpenPath(tb, filepath.Join(tb.TempDir(), "trawler.db"))
+	return mustOpenPath(tb, testDB(tb))
+}
+
+// onPostgres is set when this run of the suite is against PostgreSQL.
+var onPostgres = os.Getenv("TRAWLER_TEST_BACKEND") == "postgres"
+
+// testDB names a fresh database for a test: a SQLite file, or a
+// PostgreSQL schema of its own.
+func testDB(tb testing.TB) string {
+	tb.Helper()
+	if onPostgres {
+		return pgtest.URL(tb)
+	}
+	return filepath.Join(tb.TempDir(), "trawler.db")
+}
+
+// sqliteOnly skips a test of what only the SQLite store has (its file).
+func sqliteOnly(tb testing.TB) {
+	if onPostgres {
+		tb.Skip("SQLite only")
+	}
 }
 
 func mustOpenPath(tb testing.TB, path string) *DB {
@@ -93,4 +116,16 @@ func fill(tb testing.TB, s *CrawlStore, n int) {
 		b.Pages = append(b.Pages, p)
 	}
 	mustApply(tb, s, "", b)
+}
+
+// checkIndex fails the test when SQLite's full-text index is out of step
+// with the pages; PostgreSQL's is a column of the pages themselves.
+func checkIndex(tb testing.TB, d *DB) {
+	tb.Helper()
+	if d.pg {
+		return
+	}
+	if _, err := d.w.Exec(`INSERT INTO pages_fts (pages_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
+		tb.Errorf("full-text index out of step: %v", err)
+	}
 }

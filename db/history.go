@@ -200,7 +200,7 @@ func (w *pageWriter) rewrite(ctx context.Context, p *crawl.Page, row *priorRow, 
 		}
 		dup = d
 	}
-	if (p.Title != row.title || int64(p.ContentFP) != row.contentFP) && !slices.Contains(w.fresh, row.id) {
+	if (p.Title != row.title || int64(p.ContentFP) != row.contentFP) && !slices.Contains(w.fresh, row.id) && !w.pg {
 		if _, err := w.tx.ExecContext(ctx, unindexPages+`id = ?`, row.id); err != nil {
 			return err
 		}

@@ -19,11 +19,11 @@ INSERT INTO urls (crawl_id, fp, url, depth, parent, priority, discovered_at)
 VALUES (?1, ?2, ?3, 0, '', 1, ?4)
 ON CONFLICT (crawl_id, fp) DO UPDATE SET
     priority    = 1,
-    revisit     = CASE WHEN state = 2 THEN 1 ELSE revisit END,
-    state       = CASE WHEN state = 1 THEN 1 ELSE 0 END,
+    revisit     = CASE WHEN urls.state = 2 THEN 1 ELSE urls.revisit END,
+    state       = CASE WHEN urls.state = 1 THEN 1 ELSE 0 END,
     skip_reason = '',
-    owner       = CASE WHEN state = 1 THEN owner ELSE '' END,
-    leased_at   = CASE WHEN state = 1 THEN leased_at ELSE NULL END`
+    owner       = CASE WHEN urls.state = 1 THEN urls.owner ELSE '' END,
+    leased_at   = CASE WHEN urls.state = 1 THEN urls.leased_at ELSE NULL END`
 
 // Prioritize pushes rawURL to the front of crawl id's frontier, the
 // priority lane that Claim serves before any other waiting URL: paper

@@ -27,7 +27,8 @@ INSERT INTO pages (crawl_id, fp, url, host, ip, depth, parent, status, final_url
     redirect_to, truncated)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
     ?, ?)
-ON CONFLICT (crawl_id, fp) DO NOTHING`
+ON CONFLICT (crawl_id, fp) DO NOTHING
+RETURNING id`
 	insertLink = `
 INSERT INTO links (page_id, seq, crawl_id, to_url, to_fp, kind, text, nofollow) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
 	insertError = `INSERT INTO errors (crawl_id, url, status, message, at) VALUES (?, ?, ?, ?, ?)`
@@ -50,6 +51,7 @@ type pageWriter struct {
 	hist  settings // versions kept, revisit bounds
 	st    statements
 	fresh []int64 // pages stored by this batch, not yet in the full-text index
+	pg    bool    // PostgreSQL keeps its index itself (pages.fts): nothing to index or unindex
 }
 
 // statements are the prepared statements of a pageWriter.
@@ -62,8 +64,8 @@ type statements struct {
 	all                             []*sql.Stmt
 }
 
-func newPageWriter(ctx context.Context, tx *sql.Tx, crawlID int64, cycle int, hist settings) (*pageWriter, error) {
-	w := &pageWriter{tx: tx, crawl: crawlID, cycle: cycle, hist: hist}
+func newPageWriter(ctx context.Context, tx *sql.Tx, crawlID int64, cycle int, hist settings, pg bool) (*pageWriter, error) {
+	w := &pageWriter{tx: tx, crawl: crawlID, cycle: cycle, hist: hist, pg: pg}
 	for _, p := range []struct {
 		dst **sql.Stmt
 		sql string
@@ -204,21 +206,17 @@ func (w *pageWriter) insert(ctx context.Context, p *crawl.Page, dup string, chan
 		return 0, fmt.Errorf("encode redirects: %w", err)
 	}
 	sketch, _ := p.Sketch.MarshalBinary()
-	res, err := w.st.page.ExecContext(ctx, w.crawl, int64(p.FP), p.URL, p.Host, p.IP, p.Depth, p.Parent, p.Status,
+	var id int64
+	err = w.st.page.QueryRowContext(ctx, w.crawl, int64(p.FP), p.URL, p.Host, p.IP, p.Depth, p.Parent, p.Status,
 		p.FinalURL, p.ContentType, p.Charset, p.ContentEncoding, p.ContentLength, p.Length,
 		unixSeconds(p.LastModified), unixSeconds(p.Expires), p.ETag, p.Title, p.Description,
 		p.Keywords, p.Author, p.Robots, p.Text, int64(p.ContentFP), dup, fetchedAt(p, now),
 		int64(p.Duration), redirects, p.Resource, p.Err, w.cycle, string(change), sketch,
-		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, p.RedirectTo, p.Truncated)
-	if err != nil {
-		return 0, err
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return 0, err
-	} else if n == 0 {
+		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, p.RedirectTo, p.Truncated).Scan(&id)
+	if err == sql.ErrNoRows {
 		return 0, errExists
 	}
-	return res.LastInsertId()
+	return id, err
 }
 
 // remove deletes the crawl's page with fingerprint fp, its links and its
@@ -231,8 +229,10 @@ func (w *pageWriter) remove(ctx context.Context, fp int64) error {
 	}
 	if i := slices.Index(w.fresh, id); i >= 0 {
 		w.fresh = slices.Delete(w.fresh, i, i+1)
-	} else if _, err := w.tx.ExecContext(ctx, unindexPages+`id = ?`, id); err != nil {
-		return err
+	} else if !w.pg {
+		if _, err := w.tx.ExecContext(ctx, unindexPages+`id = ?`, id); err != nil {
+			return err
+		}
 	}
 	if _, err := w.tx.ExecContext(ctx, `DELETE FROM links WHERE page_id = ?`, id); err != nil {
 		return err
@@ -243,7 +243,7 @@ func (w *pageWriter) remove(ctx context.Context, fp int64) error {
 
 // index adds the batch's pages to the full-text index in one statement.
 func (w *pageWriter) index(ctx context.Context) error {
-	if len(w.fresh) == 0 {
+	if len(w.fresh) == 0 || w.pg {
 		return nil
 	}
 	ids, err := json.Marshal(w.fresh)

@@ -203,6 +203,7 @@ func TestExportChangesCSV(t *testing.T) {
 // TestMigrateFromVersion1 opens a database written by schema version 1:
 // its crawl becomes cycle 0, each page with one visit.
 func TestMigrateFromVersion1(t *testing.T) {
+	sqliteOnly(t)
 	path := filepath.Join(t.TempDir(), "old.db")
 	raw, err := sql.Open("sqlite", path)
 	if err != nil {

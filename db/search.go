@@ -31,9 +31,10 @@ func (q *PageQuery) relevanceOrder() (orderBy, after string, args []any, err err
 	if q.Desc {
 		dir, cmp = "DESC", "<"
 	}
-	orderBy = fmt.Sprintf("pages_fts.rank %s, p.id %s", dir, dir)
+	rank := q.rankColumn()
+	orderBy = fmt.Sprintf("%s %s, p.id %s", rank, dir, dir)
 	if q.After != nil {
-		after = fmt.Sprintf("(pages_fts.rank %[1]s ? OR (pages_fts.rank = ? AND p.id %[1]s ?))", cmp)
+		after = fmt.Sprintf("(%[2]s %[1]s ? OR (%[2]s = ? AND p.id %[1]s ?))", cmp, rank)
 		args = []any{q.After.Key, q.After.Key, q.After.ID}
 	}
 	return orderBy, after, args, nil
@@ -56,8 +57,8 @@ func (d *DB) relevant(ctx context.Context, q PageQuery, offset int) ([]PageRow, 
 		where += " AND " + after
 		args = append(args, afterArgs...)
 	}
-	query := fmt.Sprintf("SELECT %s, pages_fts.rank, %s FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?",
-		rowColumns, snippetSQL, from, where, orderBy)
+	query := fmt.Sprintf("SELECT %s, %s, %s FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?",
+		rowColumns, q.rankColumn(), q.snippetColumn(), from, where, orderBy)
 	rows, err := d.r.QueryContext(ctx, query, append(args, q.limit(), offset)...)
 	if err != nil {
 		return nil, wrap(badQuery(err, q.Search), "search")
@@ -80,7 +81,8 @@ func (d *DB) relevant(ctx context.Context, q PageQuery, offset int) ([]PageRow, 
 // snippets fills in the Snippet of each row of a listing in another
 // order: the best fragment of its title, text or URL for the search.
 func (d *DB) snippets(ctx context.Context, search string, list []PageRow) error {
-	match, err := ftsQuery(search)
+	q := PageQuery{Search: search, pg: d.pg}
+	from, match, err := q.searchFrom()
 	if err != nil {
 		return err
 	}
@@ -91,8 +93,11 @@ func (d *DB) snippets(ctx context.Context, search string, list []PageRow) error 
 		at[r.ID] = i
 	}
 	idJSON, _ := json.Marshal(ids)
-	rows, err := d.r.QueryContext(ctx, `SELECT rowid, rank, `+snippetSQL+` FROM pages_fts
-WHERE pages_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`, match, string(idJSON))
+	query := `SELECT rowid, rank, ` + snippetSQL + ` FROM pages_fts WHERE pages_fts MATCH ? AND rowid IN ` + d.idsIn()
+	if d.pg {
+		query = `SELECT p.id, ` + pgRank + `, ` + pgSnippet + ` FROM ` + from + ` WHERE p.fts @@ tsq AND p.id IN ` + d.idsIn()
+	}
+	rows, err := d.r.QueryContext(ctx, query, match, string(idJSON))
 	if err != nil {
 		return wrap(badQuery(err, search), "search snippets")
 	}

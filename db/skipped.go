@@ -25,7 +25,11 @@ func (q *PageQuery) skippedFilter() (string, []any) {
 		args = append(args, *q.Depth)
 	}
 	if s := strings.TrimSpace(q.Search); s != "" {
-		conds = append(conds, "instr(url, ?) > 0")
+		contains := "instr(url, ?) > 0"
+		if q.pg {
+			contains = "strpos(url, ?) > 0"
+		}
+		conds = append(conds, contains)
 		args = append(args, s)
 	}
 	return strings.Join(conds, " AND "), args

@@ -39,14 +39,16 @@ const insertURL = `
 INSERT INTO urls (crawl_id, fp, url, depth, parent, resource, owner, leased_at, discovered_at)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
 ON CONFLICT (crawl_id, fp) DO UPDATE SET
-    parent      = CASE WHEN state = 4 OR excluded.depth < depth THEN excluded.parent ELSE parent END,
-    depth       = CASE WHEN state = 4 THEN excluded.depth ELSE min(depth, excluded.depth) END,
-    resource    = CASE WHEN state = 4 THEN excluded.resource ELSE resource AND excluded.resource END,
-    leased_at   = CASE WHEN owner = '' AND excluded.owner <> '' AND priority = 0 THEN excluded.leased_at ELSE leased_at END,
-    owner       = CASE WHEN owner = '' AND priority = 0 THEN excluded.owner ELSE owner END,
+    parent      = CASE WHEN urls.state = 4 OR excluded.depth < urls.depth THEN excluded.parent ELSE urls.parent END,
+    depth       = CASE WHEN urls.state = 4 OR excluded.depth < urls.depth THEN excluded.depth ELSE urls.depth END,
+    resource    = CASE WHEN urls.state = 4 THEN excluded.resource
+                       WHEN urls.resource <> 0 AND excluded.resource <> 0 THEN 1 ELSE 0 END,
+    leased_at   = CASE WHEN urls.owner = '' AND excluded.owner <> '' AND urls.priority = 0 THEN excluded.leased_at
+                       ELSE urls.leased_at END,
+    owner       = CASE WHEN urls.owner = '' AND urls.priority = 0 THEN excluded.owner ELSE urls.owner END,
     state       = 0,
     skip_reason = ''
-WHERE state = 0 OR (state = 4 AND skip_reason IN ('depth', 'nofollow'))`
+WHERE urls.state = 0 OR (urls.state = 4 AND urls.skip_reason IN ('depth', 'nofollow'))`
 
 // insertSkipped records a URL found and not fetched; a URL already known
 // keeps its row.
@@ -108,7 +110,7 @@ func (s *CrawlStore) Apply(ctx context.Context, owner string, b *crawl.Batch) er
 		if err := tx.QueryRowContext(wctx, `SELECT cycle FROM crawls WHERE id = ?`, s.id).Scan(&cycle); err != nil {
 			return wrap(err, "apply batch: read the crawl's cycle")
 		}
-		w, err := newPageWriter(wctx, tx, s.id, cycle, hist)
+		w, err := newPageWriter(wctx, tx, s.id, cycle, hist, s.d.pg)
 		if err != nil {
 			return err
 		}

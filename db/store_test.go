@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -156,7 +155,7 @@ func TestApplyKnownURLs(t *testing.T) {
 }
 
 func TestRecoverKilledRun(t *testing.T) {
-	path := t.TempDir() + "/trawler.db"
+	path := testDB(t)
 	d := mustOpenPath(t, path)
 	s := mustCrawl(t, d, "http://127.0.0.1/")
 	var news []crawl.Item
@@ -247,7 +246,7 @@ func TestApplyCancelled(t *testing.T) {
 // two crawler processes would: they write and claim at once without
 // "database is locked" errors, and no URL is leased to both.
 func TestTwoHandlesShareTheFrontier(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "trawler.db")
+	path := testDB(t)
 	d1, d2 := mustOpenPath(t, path), mustOpenPath(t, path)
 	id := mustCrawl(t, d1, "http://127.0.0.1/").ID()
 	stores := []*CrawlStore{d1.Crawl(id), d2.Crawl(id)}

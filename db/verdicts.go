@@ -21,7 +21,7 @@ const scorable = `status BETWEEN 200 AND 399 AND err = '' AND resource = 0`
 const markPending = `
 INSERT INTO verdicts (page_id, crawl_id) SELECT id, crawl_id FROM pages
 WHERE crawl_id = ?1 AND fp = ?2 AND ` + scorable + `
-ON CONFLICT (page_id) DO UPDATE SET pending = pending + 1`
+ON CONFLICT (page_id) DO UPDATE SET pending = verdicts.pending + 1`
 
 const selectPending = `
 SELECT v.page_id, v.pending, p.fp, p.url, p.title, p.text FROM verdicts v JOIN pages p ON p.id = v.page_id
@@ -179,7 +179,7 @@ func HitsText(hs []wordscan.Hit) string {
 func (d *DB) Rescore(ctx context.Context, crawlID int64) (int64, error) {
 	res, err := d.w.ExecContext(ctx, `
 INSERT INTO verdicts (page_id, crawl_id) SELECT id, crawl_id FROM pages WHERE crawl_id = ? AND `+scorable+`
-ON CONFLICT (page_id) DO UPDATE SET pending = pending + 1`, crawlID)
+ON CONFLICT (page_id) DO UPDATE SET pending = verdicts.pending + 1`, crawlID)
 	if err != nil {
 		return 0, wrap(err, "mark the pages of crawl %d for scoring", crawlID)
 	}

@@ -1,11 +1,11 @@
 package db
 
 import (
-	"math"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/trawler/trawler/crawl"

@@ -268,7 +268,9 @@ func (f *Frontier[T]) take(q *queue[T]) *Lease[T] {
 }
 
 // Return hands a leased queue back; it joins the pool again if it still
-// has URLs.
+// has URLs. A host with a delay waits it from now too: the gap between
+// two requests is counted from the end of the first, so the server sees
+// them at least the delay apart however long the first took to send.
 func (f *Frontier[T]) Return(l *Lease[T]) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -277,11 +279,15 @@ func (f *Frontier[T]) Return(l *Lease[T]) {
 	}
 	l.q.state = idle
 	f.leased--
-	if h := l.q.host; h.busy == 1 {
+	h := l.q.host
+	if h.busy == 1 {
 		f.active--
 		h.busy = 0
 	} else {
 		h.busy--
+	}
+	if h.delay > 0 && !f.closed {
+		f.deferHost(h, f.cfg.Now().Add(h.delay))
 	}
 	if !f.closed {
 		f.offer(l.q)

@@ -47,7 +47,8 @@ type Engine struct {
 	flushReq     chan chan error
 	meter        meter
 	laneAt       time.Time // when distribute last asked the store for the priority lane
-	priorityOnly bool      // see PriorityOnly
+	pool         workerPool
+	priorityOnly bool // see PriorityOnly
 	log          eventLog
 	logger       *slog.Logger
 
@@ -230,13 +231,10 @@ func (e *Engine) Run(ctx context.Context) error {
 		scoring.Go(func() { e.scorer(e.bgCtx, vs, writerDone) })
 	}
 
-	var workers sync.WaitGroup
-	for range e.cfg.Threads {
-		workers.Go(func() { e.work(ctx) })
-	}
+	e.startWorkers(ctx)
 	e.distribute(ctx)
 	e.front.Close()
-	workers.Wait()
+	e.pool.wg.Wait()
 	e.bgDone.Wait() // workers started every sitemap reader; none starts now
 	close(e.results)
 	<-writerDone

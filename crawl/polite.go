@@ -35,6 +35,8 @@ type polite struct {
 	aux     *fetch.Fetcher // fetches robots.txt and sitemaps
 
 	mu       sync.Mutex
+	base     time.Duration            // the crawl's delay (Config.Delay, or SetDelay's)
+	crawl    map[string]time.Duration // robots.txt Crawl-delay per host
 	delays   map[string]time.Duration // delay set per host, to change it once
 	last     map[string]time.Time     // last request let through per host with a delay
 	sitemaps map[string]bool          // hosts whose sitemaps were read
@@ -53,6 +55,8 @@ func newPolite(c *Config) (*polite, error) {
 	}
 	p := &polite{
 		aux:      aux,
+		base:     c.Delay,
+		crawl:    map[string]time.Duration{},
 		delays:   map[string]time.Duration{},
 		last:     map[string]time.Time{},
 		sitemaps: map[string]bool{},
@@ -123,9 +127,11 @@ func (e *Engine) gate(ctx context.Context, it Item, host string) verdict {
 // frontier's timers keep workers away from a waiting host; this check
 // catches the requests already taken when the delay became known.
 func (e *Engine) applyCrawlDelay(host string, crawlDelay time.Duration) bool {
-	d := max(e.cfg.Delay, crawlDelay)
 	now := time.Now()
 	e.polite.mu.Lock()
+	base := e.polite.base
+	d := max(base, crawlDelay)
+	e.polite.crawl[host] = crawlDelay
 	changed := e.polite.delays[host] != d
 	e.polite.delays[host] = d
 	last := e.polite.last[host]
@@ -134,7 +140,7 @@ func (e *Engine) applyCrawlDelay(host string, crawlDelay time.Duration) bool {
 		e.polite.last[host] = now
 	}
 	e.polite.mu.Unlock()
-	if changed && d != e.cfg.Delay {
+	if changed && d != base {
 		e.front.SetDelay(host, d)
 		e.logger.Info("crawl delay from robots.txt", "host", host, "delay", d)
 	}
@@ -274,7 +280,7 @@ func (e *Engine) Hosts() []HostStatus {
 	for i, s := range stats {
 		d, ok := e.polite.delays[s.Host]
 		if !ok {
-			d = e.cfg.Delay
+			d = e.polite.base
 		}
 		out[i] = HostStatus{Host: s.Host, Waiting: s.Waiting, InFlight: s.Busy, NextAllowed: s.NotBefore,
 			Delay: d, Errors: e.polite.errs[s.Host]}

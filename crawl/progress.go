@@ -39,6 +39,10 @@ type Progress struct {
 	// Store.ClaimUrgent): those the URL filter's gateway asked to judge.
 	Urgent int64
 
+	// Workers is how many workers run now (Config.Threads, or SetThreads;
+	// a retired one counts until its fetches in flight end).
+	Workers int
+
 	// Scored counts the pages this run judged by the crawl's word lists
 	// (Config.WordLists), and Black those judged black.
 	Scored, Black int64
@@ -145,6 +149,7 @@ func (e *Engine) Progress() Progress {
 	p.Skipped = e.skipped.Load()
 	p.Processing = e.processing.Load()
 	p.Urgent = e.urgent.Load()
+	p.Workers = int(e.pool.alive.Load())
 	p.Scored, p.Black = e.scored.Load(), e.black.Load()
 	p.Waiting = int64(e.front.Len()) + e.spilled.Load() + e.parked.Load() + e.inHand.Load()
 	p.Bytes = e.bytes.Load()

@@ -18,9 +18,9 @@ import (
 
 // work is one worker of the thread pool: it takes a queue from the pool,
 // fetches a small batch of its URLs and hands the queue back.
-func (e *Engine) work(ctx context.Context) {
-	for e.waitIfPaused(ctx) {
-		lease, err := e.front.Next(ctx)
+func (e *Engine) work(ctx, retire context.Context) {
+	for e.waitIfPaused(ctx) && retire.Err() == nil {
+		lease, err := e.front.Next(retire)
 		if err != nil {
 			return
 		}

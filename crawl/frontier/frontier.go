@@ -88,6 +88,8 @@ type host[T any] struct {
 	notBefore time.Time     // no request to this host before this time
 	delay     time.Duration // minimum gap between requests
 	busy      int           // its queues in workers' hands
+	limit     int           // most queues in workers' hands at once (SetPerHost)
+	parked    []*queue[T]   // queues with URLs kept back while busy is at limit
 }
 
 type entry[T any] struct {
@@ -199,7 +201,7 @@ func (f *Frontier[T]) deferHost(h *host[T], t time.Time) {
 func (f *Frontier[T]) host(name string) *host[T] {
 	h, ok := f.hosts[name]
 	if !ok {
-		h = &host[T]{name: name, queues: make([]*queue[T], f.cfg.PerHost), delay: f.cfg.Delay}
+		h = &host[T]{name: name, queues: make([]*queue[T], f.cfg.PerHost), delay: f.cfg.Delay, limit: f.cfg.PerHost}
 		for i := range h.queues {
 			h.queues[i] = &queue[T]{host: h}
 		}
@@ -228,6 +230,11 @@ func (f *Frontier[T]) Next(ctx context.Context) (*Lease[T], error) {
 			return nil, err
 		}
 		if q := f.pool.pop(); q != nil {
+			if q.host.busy >= q.host.limit { // the limit was lowered while it waited
+				q.state = idle
+				f.park(q)
+				continue
+			}
 			return f.take(q), nil
 		}
 		f.cond.Wait()
@@ -291,6 +298,7 @@ func (f *Frontier[T]) Return(l *Lease[T]) {
 	}
 	if !f.closed {
 		f.offer(l.q)
+		f.unpark(h)
 	}
 	f.signal()
 }
@@ -299,6 +307,10 @@ func (f *Frontier[T]) Return(l *Lease[T]) {
 // when its host must wait.
 func (f *Frontier[T]) offer(q *queue[T]) {
 	if q.state != idle || q.empty() {
+		return
+	}
+	if q.host.busy >= q.host.limit {
+		f.park(q)
 		return
 	}
 	if wait := q.host.notBefore; wait.After(f.cfg.Now()) {

@@ -272,3 +272,48 @@ func TestUrgentWaitsForItsHost(t *testing.T) {
 		t.Errorf("drained %v, want the lane's URL first and 2 in all", got)
 	}
 }
+
+// TestSetPerHost lowers and raises a host's limit while its queues are in
+// workers' hands.
+func TestSetPerHost(t *testing.T) {
+	f := New[int](Config{PerHost: 3, Batch: 1})
+	f.Push(entries(1, 2, 3, 4, 5, 6, 7, 8, 9), oneHost)
+	ctx := context.Background()
+	var held []*Lease[int]
+	for range 3 {
+		l, _ := f.Next(ctx)
+		held = append(held, l)
+	}
+	f.SetPerHost(1)
+	f.Return(held[0])
+	f.Return(held[1])
+	ctx2, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if l, err := f.Next(ctx2); err == nil {
+		t.Fatalf("took %v with one queue in a worker's hands and a limit of 1", l.Entries)
+	}
+	f.Return(held[2])
+	l, err := f.Next(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.SetPerHost(5)
+	f.Push(entries(10, 11, 12, 13, 14, 15, 16, 17, 18, 19), oneHost) // into all five queues now
+	var more []*Lease[int]
+	for range 4 {
+		ctx3, cancel := context.WithTimeout(ctx, time.Second)
+		m, err := f.Next(ctx3)
+		cancel()
+		if err != nil {
+			t.Fatalf("after raising the limit to 5: %v", err)
+		}
+		more = append(more, m)
+	}
+	if got := f.Hosts()[0].Busy; got != 5 {
+		t.Errorf("busy %d, want 5", got)
+	}
+	f.Return(l)
+	for _, m := range more {
+		f.Return(m)
+	}
+}

@@ -12,6 +12,7 @@ const (
 	inPool                    // ready, waiting for a worker
 	onTimer                   // has URLs, host must wait
 	leased                    // in a worker's hands
+	parked                    // has URLs, host has as many queues in workers' hands as it may
 )
 
 // queue holds a host's URLs as groups, one per page that found them.

@@ -48,6 +48,9 @@ type Engine struct {
 	meter        meter
 	laneAt       time.Time // when distribute last asked the store for the priority lane
 	pool         workerPool
+	shared       bool      // see Shared
+	emptyAt      time.Time // shared: when a claim last came back empty
+	countAt      time.Time // shared: when the store was last asked whether anything is left
 	priorityOnly bool // see PriorityOnly
 	log          eventLog
 	logger       *slog.Logger
@@ -272,6 +275,9 @@ func (e *Engine) Run(ctx context.Context) error {
 // rest as spilled: they wait in the store until the frontier drains. It
 // returns which ones the frontier holds.
 func (e *Engine) admit(items []Item) []bool {
+	if e.shared {
+		return nil // every new URL waits in the store for whichever robot claims it
+	}
 	held := make([]bool, len(items))
 	room := e.cfg.MemoryURLs - e.front.Len()
 	var entries []frontier.Entry[Item]
@@ -306,7 +312,14 @@ func (e *Engine) distribute(ctx context.Context) {
 		if e.capReached() && e.front.Leased() == 0 {
 			return
 		}
-		if e.spilled.Load() > 0 && e.front.Len() < low {
+		if e.shared {
+			if done, err := e.sharedStep(ctx); err != nil || done {
+				if err != nil {
+					e.fail(err)
+				}
+				return
+			}
+		} else if e.spilled.Load() > 0 && e.front.Len() < low {
 			if err := e.refill(ctx, e.cfg.MemoryURLs-e.front.Len()); err != nil {
 				e.fail(err)
 				return
@@ -317,7 +330,7 @@ func (e *Engine) distribute(ctx context.Context) {
 			e.fail(err)
 			return
 		}
-		if e.spilled.Load() == 0 && e.front.Idle() && e.background.Load() == 0 && !e.priorityOnly {
+		if e.spilled.Load() == 0 && e.front.Idle() && e.background.Load() == 0 && !e.priorityOnly && !e.shared {
 			return
 		}
 		select {

@@ -13,8 +13,10 @@ func (e *Engine) restore(ctx context.Context) error {
 	if e.priorityOnly {
 		return e.restoreLane(ctx)
 	}
-	if err := e.store.Recover(ctx); err != nil {
-		return fmt.Errorf("recover unfinished URLs: %w", err)
+	if !e.shared { // the other robots' leases are theirs: expired ones are claimed anyway
+		if err := e.store.Recover(ctx); err != nil {
+			return fmt.Errorf("recover unfinished URLs: %w", err)
+		}
 	}
 	c, err := e.store.Counts(ctx)
 	if err != nil {
@@ -41,7 +43,9 @@ func (e *Engine) restore(ctx context.Context) error {
 		c.Waiting += n
 		e.skipped.Add(-n)
 	}
-	e.spilled.Store(c.Waiting)
+	if !e.shared {
+		e.spilled.Store(c.Waiting)
+	}
 	if c.Waiting+c.Done+c.Error+c.Processing+c.Skipped > 0 {
 		e.spillEver.Store(true)
 		if err := e.loadSeen(ctx); err != nil {
@@ -91,7 +95,7 @@ func (e *Engine) loadSeen(ctx context.Context) error {
 // URL. A run that ended at the page cap leaves it open and records what
 // was still waiting as skipped; a resumed run with room takes it up again.
 func (e *Engine) finishCycle(ctx context.Context) error {
-	if e.capReached() {
+	if e.capReached() && !e.shared { // a shared crawl's page cap is each robot's own
 		n, err := e.store.SkipWaiting(ctx, SkipPageCap)
 		if err != nil {
 			return fmt.Errorf("record URLs over the page cap: %w", err)

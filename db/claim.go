@@ -56,6 +56,9 @@ func (s *CrawlStore) Claim(ctx context.Context, owner string, n int, order crawl
 	if n <= 0 {
 		return nil, nil
 	}
+	if s.shared != nil {
+		return s.claimShared(ctx, owner, n, order)
+	}
 	dir := "ASC"
 	if order == crawl.DFS {
 		dir = "DESC"
@@ -85,7 +88,7 @@ func (s *CrawlStore) Claim(ctx context.Context, owner string, n int, order crawl
 
 // ClaimUrgent leases up to n URLs of the priority lane to owner.
 func (s *CrawlStore) ClaimUrgent(ctx context.Context, owner string, n int) ([]crawl.Item, error) {
-	if n <= 0 {
+	if n <= 0 || s.shared != nil { // a robot's Claim serves the lane first, with its host
 		return nil, nil
 	}
 	stale := time.Now().Add(-urgentLease).UnixNano()

@@ -83,8 +83,9 @@ func pgText(s string) string {
 	return s
 }
 
-// rebind rewrites SQLite's placeholders as PostgreSQL's: each bare ? gets
-// the next number, ?N becomes $N. Placeholders inside quoted strings,
+// rebind rewrites SQLite's placeholders as PostgreSQL's: ?N becomes $N,
+// and a bare ? takes the number after the largest one so far, as SQLite
+// numbers it. Placeholders inside quoted strings,
 // quoted names and comments are left alone.
 func rebind(q string) string {
 	if strings.IndexByte(q, '?') < 0 {
@@ -119,6 +120,9 @@ func rebind(q string) string {
 			b.WriteByte('$')
 			if j > i+1 {
 				b.WriteString(q[i+1 : j])
+				if k, _ := strconv.Atoi(q[i+1 : j]); k > n {
+					n = k
+				}
 				i = j - 1
 				continue
 			}

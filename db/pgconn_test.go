@@ -12,6 +12,7 @@ func TestRebind(t *testing.T) {
 		{"-- a comment?\nSELECT ?", "-- a comment?\nSELECT $1"},
 		{"SELECT a - ? FROM t", "SELECT a - $1 FROM t"},
 		{"SELECT ?12", "SELECT $12"},
+		{"SET a = ?1, b = ?3 WHERE c IN (SELECT ?)", "SET a = $1, b = $3 WHERE c IN (SELECT $4)"},
 	} {
 		if got := rebind(c.in); got != c.want {
 			t.Errorf("rebind(%q) = %q, want %q", c.in, got, c.want)

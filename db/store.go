@@ -18,6 +18,8 @@ type CrawlStore struct {
 
 	mu   sync.Mutex
 	hist *settings // read from the crawl's settings on first use
+
+	shared *sharing // nil unless several robots crawl the crawl (SharedCrawl)
 }
 
 var _ crawl.Store = (*CrawlStore)(nil)
@@ -92,13 +94,13 @@ func (s *CrawlStore) Apply(ctx context.Context, owner string, b *crawl.Batch) er
 	// a watcher goroutine for every statement given a cancellable context.
 	wctx := context.WithoutCancel(ctx)
 	now := time.Now().UnixNano()
-	if err := s.applySkipped(wctx, tx, b.Skipped, false, now); err != nil {
+	if err := s.applySkipped(wctx, tx, owner, b.Skipped, false, now); err != nil {
 		return err
 	}
 	if err := s.applyNew(wctx, tx, owner, b, now); err != nil {
 		return err
 	}
-	if err := s.applySkipped(wctx, tx, b.Skipped, true, now); err != nil {
+	if err := s.applySkipped(wctx, tx, owner, b.Skipped, true, now); err != nil {
 		return err
 	}
 	if len(b.Pages) > 0 {
@@ -118,6 +120,12 @@ func (s *CrawlStore) Apply(ctx context.Context, owner string, b *crawl.Batch) er
 		for _, p := range b.Pages {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("apply batch: %w", err)
+			}
+			if keep, err := s.fenced(wctx, tx, owner, p.FP, now); err != nil || !keep {
+				if err != nil {
+					return err
+				}
+				continue
 			}
 			if err := w.write(wctx, p, now); err != nil {
 				return err
@@ -150,7 +158,7 @@ func (s *CrawlStore) settings(ctx context.Context) (settings, error) {
 // Found ones go before the new URLs, so a link that admits a URL skipped
 // in the same batch revives it; claimed ones after, as the batch may have
 // added them.
-func (s *CrawlStore) applySkipped(ctx context.Context, tx *sql.Tx, skips []crawl.Skip, claimed bool, now int64) error {
+func (s *CrawlStore) applySkipped(ctx context.Context, tx *sql.Tx, owner string, skips []crawl.Skip, claimed bool, now int64) error {
 	if !slices.ContainsFunc(skips, func(sk crawl.Skip) bool { return sk.Claimed == claimed }) {
 		return nil
 	}
@@ -164,6 +172,12 @@ func (s *CrawlStore) applySkipped(ctx context.Context, tx *sql.Tx, skips []crawl
 			continue
 		}
 		if sk.Claimed {
+			if keep, ferr := s.fenced(ctx, tx, owner, sk.FP, now); ferr != nil || !keep {
+				if ferr != nil {
+					return ferr
+				}
+				continue
+			}
 			_, err = tx.ExecContext(ctx, skipClaimed, string(sk.Reason), s.id, int64(sk.FP))
 		} else {
 			_, err = ins.ExecContext(ctx, s.id, int64(sk.FP), sk.URL, sk.Depth, sk.Parent, sk.Resource, string(sk.Reason), now)
@@ -198,8 +212,11 @@ func (s *CrawlStore) applyNew(ctx context.Context, tx *sql.Tx, owner string, b *
 	return nil
 }
 
-// Release frees every waiting URL leased to owner.
+// Release frees every waiting URL leased to owner, and a robot's hosts.
 func (s *CrawlStore) Release(ctx context.Context, owner string) error {
+	if s.shared != nil {
+		return s.releaseShared(ctx, owner)
+	}
 	_, err := s.d.w.ExecContext(ctx,
 		`UPDATE urls SET owner = '', leased_at = NULL WHERE crawl_id = ? AND state = 0 AND owner = ?`, s.id, owner)
 	return wrap(err, "release urls of %s", owner)

@@ -1,0 +1,244 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"sync/atomic"
+	"time"
+
+	"github.com/trawler/trawler/crawl"
+)
+
+// Several robots (crawler processes, paper 003) crawl one crawl of a
+// PostgreSQL database at once. The store keeps them apart with leases that
+// expire, on URLs and on hosts:
+//
+//   - A claim locks candidate URL rows with FOR UPDATE SKIP LOCKED, so two
+//     robots never take one URL, and leases them until now+lease. A robot
+//     renews its leases with every beat (robot.Store.Beat); a robot that
+//     died stops renewing, and its URLs go to whoever claims next.
+//   - A URL is claimed only with its host: a host is leased to one robot
+//     at a time, and handed on no earlier than next_allowed_at, so one
+//     robot's per-host limit and delay are the crawl's. A robot holds at
+//     most MaxHosts hosts, so the hosts spread over the robots.
+//   - A page is stored only while its URL's lease holds (fencing): a robot
+//     that stalled past its lease does not overwrite the page another
+//     robot fetched meanwhile.
+
+// sharing is a CrawlStore's robot mode.
+type sharing struct {
+	lease    time.Duration
+	maxHosts atomic.Int64
+	lost     atomic.Int64 // pages not stored: their lease had gone
+}
+
+// DefaultLease is how long a robot's leases last without a beat.
+const DefaultLease = 15 * time.Second
+
+// SharedCrawl returns the view of crawl id that a robot works through:
+// leases that expire after lease (DefaultLease when 0) unless renewed,
+// hosts leased with their URLs, and pages stored only under a live lease.
+// It needs a PostgreSQL database.
+func (d *DB) SharedCrawl(id int64, lease time.Duration) (*CrawlStore, error) {
+	if !d.pg {
+		return nil, fmt.Errorf("%w: robots share a PostgreSQL database (--db postgres://…), not a SQLite file", ErrInput)
+	}
+	if lease <= 0 {
+		lease = DefaultLease
+	}
+	s := d.Crawl(id)
+	s.shared = &sharing{lease: lease}
+	s.shared.maxHosts.Store(1)
+	return s, nil
+}
+
+// SetMaxHosts sets how many hosts a robot works at once (its threads
+// divided by the per-host limit, at least 1).
+func (s *CrawlStore) SetMaxHosts(n int) {
+	if s.shared != nil {
+		s.shared.maxHosts.Store(int64(max(n, 1)))
+	}
+}
+
+// LostPages counts the pages this robot fetched and did not store because
+// its lease had gone.
+func (s *CrawlStore) LostPages() int64 {
+	if s.shared == nil {
+		return 0
+	}
+	return s.shared.lost.Load()
+}
+
+// sharedCandidates are waiting URLs a robot may claim: free or expired,
+// on a host it holds or, while it may take more hosts, on one free to take.
+const sharedCandidates = `
+SELECT u.id, u.host FROM urls u
+LEFT JOIN host_leases h ON h.crawl_id = u.crawl_id AND h.host = u.host
+WHERE u.crawl_id = ?1 AND u.state = 0 AND (u.owner = '' OR u.lease_until < ?2)
+  AND (h.owner = ?3 AND h.lease_until >= ?2
+       OR ?4 > 0 AND (h.host IS NULL OR ((h.owner = '' OR h.lease_until < ?2) AND h.next_allowed_at <= ?2)))
+ORDER BY u.priority DESC, u.depth %s, u.id %s
+LIMIT ?5
+FOR UPDATE OF u SKIP LOCKED`
+
+// takeHost leases a host to a robot if it is free, expired, or its own.
+const takeHost = `
+INSERT INTO host_leases (crawl_id, host, owner, lease_until) VALUES (?1, ?2, ?3, ?4)
+ON CONFLICT (crawl_id, host) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
+WHERE host_leases.owner = excluded.owner
+   OR ((host_leases.owner = '' OR host_leases.lease_until < ?5) AND host_leases.next_allowed_at <= ?5)
+RETURNING host`
+
+const leaseURLs = `
+UPDATE urls SET owner = ?1, leased_at = ?2, lease_until = ?3
+WHERE id IN %s
+RETURNING id, url, fp, depth, parent, resource, revisit, priority`
+
+// claimShared leases up to n URLs to a robot, host by host.
+func (s *CrawlStore) claimShared(ctx context.Context, owner string, n int, order crawl.Strategy) ([]crawl.Item, error) {
+	dir := "ASC"
+	if order == crawl.DFS {
+		dir = "DESC"
+	}
+	return s.claim(ctx, owner, n, func(tx *sql.Tx, now int64) ([]claimed, error) {
+		held, err := heldHosts(ctx, tx, s.id, owner, now)
+		if err != nil {
+			return nil, err
+		}
+		room := s.shared.maxHosts.Load() - int64(len(held))
+		rows, err := tx.QueryContext(ctx, fmt.Sprintf(sharedCandidates, dir, dir), s.id, now, owner, room, n)
+		if err != nil {
+			return nil, wrap(err, "claim urls")
+		}
+		byHost, hosts, err := idsByHost(rows)
+		if err != nil {
+			return nil, err
+		}
+		var ids []int64
+		until := now + int64(s.shared.lease)
+		for _, h := range hosts {
+			if !held[h] {
+				if room <= 0 {
+					continue
+				}
+				ok, err := takeHostLease(ctx, tx, s.id, h, owner, until, now)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					continue // another robot took it first
+				}
+				room--
+			}
+			ids = append(ids, byHost[h]...)
+		}
+		if len(ids) == 0 {
+			return nil, nil
+		}
+		got, err := claimRows(ctx, tx, fmt.Sprintf(leaseURLs, s.d.idsIn()), owner, now, until, jsonInts(ids))
+		sort.Slice(got, func(i, j int) bool { return got[i].id < got[j].id })
+		return got, err
+	})
+}
+
+// heldHosts are the hosts whose live lease a robot holds.
+func heldHosts(ctx context.Context, tx *sql.Tx, crawlID int64, owner string, now int64) (map[string]bool, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT host FROM host_leases WHERE crawl_id = ? AND owner = ? AND lease_until >= ?`,
+		crawlID, owner, now)
+	if err != nil {
+		return nil, wrap(err, "read held hosts")
+	}
+	defer rows.Close()
+	held := map[string]bool{}
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, wrap(err, "read held hosts")
+		}
+		held[h] = true
+	}
+	return held, wrap(rows.Err(), "read held hosts")
+}
+
+// idsByHost reads candidate rows, grouped by host in their first order.
+func idsByHost(rows *sql.Rows) (map[string][]int64, []string, error) {
+	defer rows.Close()
+	byHost := map[string][]int64{}
+	var hosts []string
+	for rows.Next() {
+		var id int64
+		var h string
+		if err := rows.Scan(&id, &h); err != nil {
+			return nil, nil, wrap(err, "claim urls: read")
+		}
+		if _, ok := byHost[h]; !ok {
+			hosts = append(hosts, h)
+		}
+		byHost[h] = append(byHost[h], id)
+	}
+	return byHost, hosts, wrap(rows.Err(), "claim urls: read")
+}
+
+func takeHostLease(ctx context.Context, tx *sql.Tx, crawlID int64, host, owner string, until, now int64) (bool, error) {
+	var got string
+	err := tx.QueryRowContext(ctx, takeHost, crawlID, host, owner, until, now).Scan(&got)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, wrap(err, "lease host %s", host)
+}
+
+// releaseShared hands back a robot's URLs and hosts; each host may be
+// asked again from next (a host's delay since its last request).
+func (s *CrawlStore) releaseShared(ctx context.Context, owner string) error {
+	_, err := s.d.w.ExecContext(ctx, `UPDATE urls SET owner = '', leased_at = NULL, lease_until = NULL
+WHERE crawl_id = ? AND state = 0 AND owner = ?`, s.id, owner)
+	if err != nil {
+		return wrap(err, "release urls of %s", owner)
+	}
+	_, err = s.d.w.ExecContext(ctx, `UPDATE host_leases SET owner = '', lease_until = 0 WHERE crawl_id = ? AND owner = ?`,
+		s.id, owner)
+	return wrap(err, "release hosts of %s", owner)
+}
+
+// fenced reports whether a robot may store the outcome of URL fp: always
+// outside robot mode; in it, only while its lease holds. A lost page is
+// counted and logged by the caller's count.
+func (s *CrawlStore) fenced(ctx context.Context, tx *sql.Tx, owner string, fp uint64, now int64) (bool, error) {
+	if s.shared == nil {
+		return true, nil
+	}
+	ok, err := s.holdsLease(ctx, tx, owner, fp, now)
+	if err == nil && !ok {
+		s.shared.lost.Add(1)
+	}
+	return ok, err
+}
+
+// holdsLease reports, inside a batch's transaction, whether owner still
+// holds the lease of the URL of fingerprint fp; the row stays locked
+// until the batch commits, so the lease cannot pass to another meanwhile.
+func (s *CrawlStore) holdsLease(ctx context.Context, tx *sql.Tx, owner string, fp uint64, now int64) (bool, error) {
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM urls WHERE crawl_id = ? AND fp = ? AND owner = ? AND lease_until >= ?
+FOR UPDATE`, s.id, int64(fp), owner, now).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, wrap(err, "check the lease of a url")
+}
+
+func jsonInts(ids []int64) string {
+	b := make([]byte, 0, 8*len(ids))
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fmt.Appendf(b, "%d", id)
+	}
+	return string(append(b, ']'))
+}

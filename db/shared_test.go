@@ -1,0 +1,167 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/robot"
+)
+
+// pgOnly skips a test of what only the PostgreSQL store has.
+func pgOnly(tb testing.TB) {
+	if !onPostgres {
+		tb.Skip("PostgreSQL only (robots)")
+	}
+}
+
+// hostsOf returns the hosts of claimed items, sorted, once each.
+func hostsOf(items []crawl.Item) []string {
+	var hs []string
+	for _, it := range items {
+		h := strings.SplitN(strings.TrimPrefix(it.URL, "http://"), "/", 2)[0]
+		if !slices.Contains(hs, h) {
+			hs = append(hs, h)
+		}
+	}
+	slices.Sort(hs)
+	return hs
+}
+
+func sharedPair(t *testing.T, lease time.Duration) (d *DB, a, b *CrawlStore) {
+	t.Helper()
+	pgOnly(t)
+	d = mustOpen(t)
+	id := mustCrawl(t, d, "http://a.test/").ID()
+	var err error
+	if a, err = d.SharedCrawl(id, lease); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = d.SharedCrawl(id, lease)
+	var news []crawl.Item
+	for _, h := range []string{"a.test", "b.test", "c.test"} {
+		for i := range 4 {
+			news = append(news, item(fmt.Sprintf("http://%s/%d", h, i), 1))
+		}
+	}
+	mustApply(t, a, "", &crawl.Batch{New: news})
+	return d, a, b
+}
+
+// TestSharedClaimsByHost: each robot gets whole hosts, at most its share,
+// and never another's.
+func TestSharedClaimsByHost(t *testing.T) {
+	_, a, b := sharedPair(t, time.Minute)
+	ctx := context.Background()
+	first, err := a.Claim(ctx, "A", 100, crawl.BFS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hs := hostsOf(first); len(hs) != 1 || len(first) != 4 {
+		t.Fatalf("robot A (one host at a time) claimed %v on %v", urlsOf(first), hs)
+	}
+	b.SetMaxHosts(5)
+	second, err := b.Claim(ctx, "B", 100, crawl.BFS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hs := hostsOf(second); len(hs) != 2 || slices.Contains(hs, hostsOf(first)[0]) {
+		t.Fatalf("robot B claimed hosts %v beside A's %v", hs, hostsOf(first))
+	}
+	if more, _ := a.Claim(ctx, "A", 100, crawl.BFS); len(more) != 0 {
+		t.Errorf("A claimed %v again", urlsOf(more))
+	}
+	// A hands its host back: B may take it.
+	if err := a.Release(ctx, "A"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := b.Claim(ctx, "B", 100, crawl.BFS); len(got) != 4 {
+		t.Errorf("after A released, B claimed %v", urlsOf(got))
+	}
+}
+
+// TestLeaseExpiresAndFences: a robot that stops beating loses its URLs and
+// host to another, and its late page is not stored.
+func TestLeaseExpiresAndFences(t *testing.T) {
+	d, a, b := sharedPair(t, 300*time.Millisecond)
+	ctx := context.Background()
+	got, err := a.Claim(ctx, "A", 1, crawl.BFS)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("A claimed %v, %v", got, err)
+	}
+	u := got[0]
+	if more, _ := b.Claim(ctx, "B", 100, crawl.BFS); slices.Contains(urlsOf(more), u.URL) {
+		t.Fatal("B claimed A's URL while A's lease held")
+	}
+	time.Sleep(400 * time.Millisecond) // A stalls past its lease
+	var taken []crawl.Item
+	for range 3 {
+		more, _ := b.Claim(ctx, "B", 100, crawl.BFS)
+		taken = append(taken, more...)
+	}
+	if !slices.Contains(urlsOf(taken), u.URL) {
+		t.Fatalf("B did not take A's expired URL; took %v", urlsOf(taken))
+	}
+	late := page(u.URL, 1, 0)
+	late.Title = "A's late page"
+	mustApply(t, a, "A", &crawl.Batch{Pages: []*crawl.Page{late}})
+	if n := a.LostPages(); n != 1 {
+		t.Errorf("A lost %d pages, want 1", n)
+	}
+	fresh := page(u.URL, 1, 0)
+	fresh.Title = "B's page"
+	mustApply(t, b, "B", &crawl.Batch{Pages: []*crawl.Page{fresh}})
+	rows, err := d.Pages(ctx, PageQuery{Crawl: a.ID()})
+	if err != nil || len(rows) != 1 || rows[0].Title != "B's page" {
+		t.Errorf("stored %+v (%v), want B's page alone", rows, err)
+	}
+}
+
+// TestControlAndBeat: a robot registers, beats, renews its leases, and
+// reads the control a SetControl or a CommandRobot gives it, notified.
+func TestControlAndBeat(t *testing.T) {
+	d, a, _ := sharedPair(t, time.Minute)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := a.Robot("r1")
+	if err := r.Register(ctx, robot.Info{ID: "r1", Owner: "A", Hostname: "box", PID: 42, Version: "t", Started: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	notes, err := r.Watch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Beat(ctx, robot.Status{State: "running", Pages: 3}, nil)
+	if err != nil || c.Effective() != robot.CommandRun || c.Delay >= 0 {
+		t.Fatalf("first beat: %+v %v", c, err)
+	}
+	if err := d.SetControl(ctx, a.ID(), robot.Control{Threads: 7, Delay: time.Second, Command: robot.CommandPause}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-notes:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification of the control's change")
+	}
+	c, _ = r.Beat(ctx, robot.Status{State: "paused"}, nil)
+	if c.Threads != 7 || c.Delay != time.Second || c.Effective() != robot.CommandPause {
+		t.Errorf("control after SetControl: %+v", c)
+	}
+	if err := d.CommandRobot(ctx, a.ID(), "r1", robot.CommandStop); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ = r.Beat(ctx, robot.Status{}, nil); c.Effective() != robot.CommandStop {
+		t.Errorf("after CommandRobot stop: %+v", c)
+	}
+	list, err := d.Robots(ctx, a.ID())
+	if err != nil || len(list) != 1 || list[0].Hostname != "box" || list[0].Command != robot.CommandStop {
+		t.Errorf("robots %+v, %v", list, err)
+	}
+	if err := d.CommandRobot(ctx, a.ID(), "nobody", robot.CommandStop); err == nil {
+		t.Error("a command to no robot was taken")
+	}
+}

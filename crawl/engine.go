@@ -51,7 +51,7 @@ type Engine struct {
 	shared       bool      // see Shared
 	emptyAt      time.Time // shared: when a claim last came back empty
 	countAt      time.Time // shared: when the store was last asked whether anything is left
-	priorityOnly bool // see PriorityOnly
+	priorityOnly bool      // see PriorityOnly
 	log          eventLog
 	logger       *slog.Logger
 

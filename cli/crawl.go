@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -133,25 +134,35 @@ func crawlArg(d *db.DB, args []string) (int64, error) {
 
 // runEngine runs a crawl to its end with a live status line, a log beside
 // the database, a summary and the hook.
+//
+// On a PostgreSQL database the run is a robot (see robot.go): other
+// robots may crawl the same crawl beside it.
 func runEngine(s IO, cmd string, d *db.DB, id int64, c crawl.Config, quiet bool) int {
+	return runCrawler(s, cmd, d, id, c, quiet, robotFlags{})
+}
+
+// runCrawler is runEngine with a robot's name and lease for a shared
+// database.
+func runCrawler(s IO, cmd string, d *db.DB, id int64, c crawl.Config, quiet bool, rf robotFlags) int {
 	log, logFile, err := logfile.Open(d.Path(), c)
 	if err != nil {
 		return fail(s, cmd, err)
 	}
 	defer logFile.Close()
-	e, err := crawl.New(c, d.Crawl(id), crawl.WithLogger(log.With("crawl", id)))
+	log = log.With("crawl", id)
+	e, err := newCrawler(d, id, c, log, rf)
 	if err != nil {
-		return fail(s, cmd, usagef("%v", err))
+		return fail(s, cmd, err)
 	}
 	ctx := context.Background()
 	_ = d.SetState(ctx, id, string(crawl.StateRunning))
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)
-	interrupted := false
+	var interrupted atomic.Bool
 	go func() {
 		if _, ok := <-sig; ok {
-			interrupted = true
+			interrupted.Store(true)
 			fmt.Fprintln(s.Err, "\nstopping: finishing the fetches in flight…")
 			e.Stop()
 		}
@@ -165,7 +176,9 @@ func runEngine(s IO, cmd string, d *db.DB, id int64, c crawl.Config, quiet bool)
 	if runErr != nil {
 		state = crawl.StateFailed
 	}
-	if err := d.SetState(ctx, id, string(state)); err != nil && runErr == nil {
+	if othersWork(d, id, rf.id) && state != crawl.StateDone {
+		// Robots still crawl it: the crawl goes on without this one.
+	} else if err := d.SetState(ctx, id, string(state)); err != nil && runErr == nil {
 		runErr = err
 	}
 	printSummary(s, id, p)
@@ -174,7 +187,7 @@ func runEngine(s IO, cmd string, d *db.DB, id int64, c crawl.Config, quiet bool)
 	case runErr != nil:
 		fmt.Fprintf(s.Err, "trawler %s: %v\n", cmd, runErr)
 		return ExitStorage
-	case interrupted:
+	case interrupted.Load():
 		fmt.Fprintf(s.Err, "stopped; continue with: trawler resume --db %s %d\n", shellQuote(d.Path()), id)
 		return ExitInterrupted
 	}

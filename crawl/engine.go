@@ -48,10 +48,11 @@ type Engine struct {
 	meter        meter
 	laneAt       time.Time // when distribute last asked the store for the priority lane
 	pool         workerPool
-	shared       bool      // see Shared
-	emptyAt      time.Time // shared: when a claim last came back empty
-	countAt      time.Time // shared: when the store was last asked whether anything is left
-	priorityOnly bool      // see PriorityOnly
+	shared       bool         // see Shared
+	claimStart   atomic.Int64 // shared: when the claim under way began (unix ns), 0 between claims
+	emptyAt      time.Time    // shared: when a claim last came back empty
+	countAt      time.Time    // shared: when the store was last asked whether anything is left
+	priorityOnly bool         // see PriorityOnly
 	log          eventLog
 	logger       *slog.Logger
 
@@ -275,10 +276,10 @@ func (e *Engine) Run(ctx context.Context) error {
 // rest as spilled: they wait in the store until the frontier drains. It
 // returns which ones the frontier holds.
 func (e *Engine) admit(items []Item) []bool {
-	if e.shared {
-		return nil // every new URL waits in the store for whichever robot claims it
-	}
 	held := make([]bool, len(items))
+	if e.shared {
+		return held // every new URL waits in the store for whichever robot claims it
+	}
 	room := e.cfg.MemoryURLs - e.front.Len()
 	var entries []frontier.Entry[Item]
 	for i, it := range items {

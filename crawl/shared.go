@@ -18,6 +18,19 @@ func Shared() Option {
 	return func(e *Engine) { e.shared = true }
 }
 
+// HostsClaimed returns the per-host view of the queues, and the time it
+// was read, between two claims: every host whose URLs a claim leased
+// before that time has them in the frontier already. A robot hands on the
+// hosts it has no URLs of (crawl/robot); a host a claim leases after that
+// time must not be handed on.
+func (e *Engine) HostsClaimed() ([]HostStatus, time.Time) {
+	at := time.Now()
+	if started := e.claimStart.Load(); started != 0 && started < at.UnixNano() {
+		at = time.Unix(0, started) // that claim's hosts may not be in the frontier yet
+	}
+	return e.Hosts(), at
+}
+
 // Owner names this run's leases in the store.
 func (e *Engine) Owner() string { return e.owner }
 
@@ -36,14 +49,18 @@ func (e *Engine) sharedStep(ctx context.Context) (done bool, err error) {
 			}
 			return false, err
 		}
+		e.claimStart.Store(time.Now().UnixNano())
 		items, err := e.store.Claim(ctx, e.owner, 4*threads, e.cfg.Strategy)
+		if err == nil {
+			e.pushClaimed(items)
+		}
+		e.claimStart.Store(0)
 		if err != nil {
 			return false, fmt.Errorf("claim waiting URLs: %w", err)
 		}
 		if len(items) == 0 {
 			e.emptyAt = time.Now()
 		}
-		e.pushClaimed(items)
 	}
 	if !e.front.Idle() || e.background.Load() > 0 || time.Since(e.countAt) < sharedRetry {
 		return false, nil

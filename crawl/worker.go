@@ -19,18 +19,22 @@ import (
 // work is one worker of the thread pool: it takes a queue from the pool,
 // fetches a small batch of its URLs and hands the queue back.
 func (e *Engine) work(ctx, retire context.Context) {
-	for e.waitIfPaused(ctx) && retire.Err() == nil {
+	for e.waitIfPaused(retire) { // retire ends with ctx, or sooner
 		lease, err := e.front.Next(retire)
 		if err != nil {
 			return
 		}
 		e.inHand.Add(int64(len(lease.Entries)))
 		for i, ent := range lease.Entries {
-			if !e.waitIfPaused(ctx) || !e.reserve() {
+			if !e.waitIfPaused(retire) || !e.reserve() {
+				rest := lease.Entries[i:]
+				e.inHand.Add(-int64(len(rest)))
+				if ctx.Err() == nil && !e.isStopping() && retire.Err() != nil {
+					e.front.Push(rest, itemHost) // a retired worker hands its batch on
+					break
+				}
 				// The rest stay leased in the store; Release hands them back.
-				rest := int64(len(lease.Entries) - i)
-				e.inHand.Add(-rest)
-				e.parked.Add(rest)
+				e.parked.Add(int64(len(rest)))
 				break
 			}
 			it := ent.Value

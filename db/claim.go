@@ -63,7 +63,7 @@ func (s *CrawlStore) Claim(ctx context.Context, owner string, n int, order crawl
 	if order == crawl.DFS {
 		dir = "DESC"
 	}
-	return s.claim(ctx, owner, n, func(tx *sql.Tx, now int64) ([]claimed, error) {
+	return s.claim(ctx, func(tx *sql.Tx, now int64) ([]claimed, error) {
 		urgent, err := s.claimLane(ctx, tx, owner, now, n)
 		if err != nil || len(urgent) == n {
 			return urgent, err
@@ -99,14 +99,24 @@ func (s *CrawlStore) ClaimUrgent(ctx context.Context, owner string, n int) ([]cr
 	if !any {
 		return nil, nil
 	}
-	return s.claim(ctx, owner, n, func(tx *sql.Tx, now int64) ([]claimed, error) {
+	return s.claim(ctx, func(tx *sql.Tx, now int64) ([]claimed, error) {
 		return s.claimLane(ctx, tx, owner, now, n)
 	})
 }
 
 // claim runs pick in a write transaction, gives revisits their
 // validators and returns the items in pick's order.
-func (s *CrawlStore) claim(ctx context.Context, owner string, n int, pick func(*sql.Tx, int64) ([]claimed, error)) ([]crawl.Item, error) {
+func (s *CrawlStore) claim(ctx context.Context, pick func(*sql.Tx, int64) ([]claimed, error)) ([]crawl.Item, error) {
+	var items []crawl.Item
+	err := s.d.retry(ctx, func() error {
+		var err error
+		items, err = s.claimOnce(ctx, pick)
+		return err
+	})
+	return items, err
+}
+
+func (s *CrawlStore) claimOnce(ctx context.Context, pick func(*sql.Tx, int64) ([]claimed, error)) ([]crawl.Item, error) {
 	tx, err := s.d.w.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, wrap(err, "claim urls: begin")

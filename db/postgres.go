@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -177,6 +179,24 @@ func (d *DB) skipLocked() string {
 		return "FOR UPDATE SKIP LOCKED"
 	}
 	return ""
+}
+
+// retry runs a transaction again when PostgreSQL chose it as the victim
+// of a deadlock or a serialization failure between robots: the whole
+// transaction was rolled back, so running it again is safe.
+func (d *DB) retry(ctx context.Context, tx func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := tx()
+		code := pgCode(err)
+		if !d.pg || attempt == 8 || (code != "40P01" && code != "40001") {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(time.Duration(5+rand.IntN(20*(attempt+1))) * time.Millisecond):
+		}
+	}
 }
 
 // pgCode returns the SQLSTATE of a PostgreSQL error, or "".

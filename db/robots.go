@@ -69,13 +69,20 @@ func (r *RobotStore) Beat(ctx context.Context, st robot.Status, hosts []robot.Ho
 	}{
 		{`UPDATE robots SET heartbeat_at = ?, state = ?, pages = ?, errors = ?, rate = ?, threads = ?
 WHERE crawl_id = ? AND id = ?`, []any{now, st.State, st.Pages, st.Errors, st.Rate, st.Threads, r.s.id, r.id}},
-		{`UPDATE urls SET lease_until = ? WHERE crawl_id = ? AND owner = ? AND state = 0`, []any{until, r.s.id, r.owner}},
+		// A lease that ran out is not brought back: another robot may hold
+		// the URL now, or take it any moment, and the late page is fenced.
+		{`UPDATE urls SET lease_until = ? WHERE crawl_id = ? AND id IN (SELECT id FROM urls
+WHERE crawl_id = ? AND owner = ? AND state = 0 AND lease_until >= ? ORDER BY id FOR UPDATE SKIP LOCKED)`,
+			[]any{until, r.s.id, r.s.id, r.owner, now}},
 	} {
 		if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
 			return robot.Control{}, wrap(err, "beat")
 		}
 	}
-	if err := r.keepHosts(ctx, tx, hosts, now, until); err != nil {
+	if st.At.IsZero() {
+		st.At = time.Unix(0, now)
+	}
+	if err := r.keepHosts(ctx, tx, hosts, st.At.UnixNano(), now, until); err != nil {
 		return robot.Control{}, err
 	}
 	c, err := readControl(ctx, tx, r.s.id, r.id)
@@ -86,36 +93,59 @@ WHERE crawl_id = ? AND id = ?`, []any{now, st.State, st.Pages, st.Errors, st.Rat
 }
 
 // keepHosts renews the leases of the hosts the robot keeps and hands on
-// those it holds and does not.
-func (r *RobotStore) keepHosts(ctx context.Context, tx *sql.Tx, hosts []robot.HostKeep, now, until int64) error {
-	held, err := heldHosts(ctx, tx, r.s.id, r.owner, 0)
+// those it holds and does not, unless a claim leased one again after the
+// robot read its hosts (at): its URLs may be on their way to a worker.
+// A beat never waits for a row another transaction holds: it renews or
+// hands on what it could lock, and the next beat sees to the rest.
+func (r *RobotStore) keepHosts(ctx context.Context, tx *sql.Tx, hosts []robot.HostKeep, at, now, until int64) error {
+	held, err := lockedHosts(ctx, tx, r.s.id, r.owner)
 	if err != nil {
 		return err
 	}
-	next := map[string]int64{}
+	keep := map[string]robot.HostKeep{}
 	for _, h := range hosts {
-		if h.Keep {
-			delete(held, h.Host)
-			if _, err := tx.ExecContext(ctx, `UPDATE host_leases SET lease_until = ? WHERE crawl_id = ? AND host = ? AND owner = ?`,
-				until, r.s.id, h.Host, r.owner); err != nil {
-				return wrap(err, "renew host %s", h.Host)
+		keep[h.Host] = h
+	}
+	for _, h := range held { // in the order claims lock them
+		k, known := keep[h]
+		if k.Keep {
+			if _, err := tx.ExecContext(ctx, `UPDATE host_leases SET lease_until = ?
+WHERE crawl_id = ? AND host = ? AND owner = ? AND lease_until >= ?`, until, r.s.id, h, r.owner, now); err != nil {
+				return wrap(err, "renew host %s", h)
 			}
 			continue
 		}
-		next[h.Host] = max(h.Next.UnixNano(), now)
-	}
-	for h := range held {
-		at, ok := next[h]
-		if !ok {
-			at = now
+		next := now
+		if known {
+			next = max(k.Next.UnixNano(), now)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE host_leases SET owner = '', lease_until = 0,
     next_allowed_at = CASE WHEN next_allowed_at > ? THEN next_allowed_at ELSE ? END
-WHERE crawl_id = ? AND host = ? AND owner = ?`, at, at, r.s.id, h, r.owner); err != nil {
+WHERE crawl_id = ? AND host = ? AND owner = ? AND lease_until <= ?`, next, next, r.s.id, h, r.owner, at+int64(r.s.shared.lease)); err != nil {
 			return wrap(err, "hand on host %s", h)
 		}
 	}
 	return nil
+}
+
+// lockedHosts locks the robot's host leases that no other transaction
+// holds, in host order.
+func lockedHosts(ctx context.Context, tx *sql.Tx, crawlID int64, owner string) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT host FROM host_leases WHERE crawl_id = ? AND owner = ?
+ORDER BY host FOR UPDATE SKIP LOCKED`, crawlID, owner)
+	if err != nil {
+		return nil, wrap(err, "lock held hosts")
+	}
+	defer rows.Close()
+	var held []string
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, wrap(err, "lock held hosts")
+		}
+		held = append(held, h)
+	}
+	return held, wrap(rows.Err(), "lock held hosts")
 }
 
 func readControl(ctx context.Context, q querier, crawlID int64, id string) (robot.Control, error) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/robot"
 )
 
 // Several robots (crawler processes, paper 003) crawl one crawl of a
@@ -36,7 +37,7 @@ type sharing struct {
 }
 
 // DefaultLease is how long a robot's leases last without a beat.
-const DefaultLease = 15 * time.Second
+const DefaultLease = robot.DefaultLease
 
 // SharedCrawl returns the view of crawl id that a robot works through:
 // leases that expire after lease (DefaultLease when 0) unless renewed,
@@ -103,7 +104,7 @@ func (s *CrawlStore) claimShared(ctx context.Context, owner string, n int, order
 	if order == crawl.DFS {
 		dir = "DESC"
 	}
-	return s.claim(ctx, owner, n, func(tx *sql.Tx, now int64) ([]claimed, error) {
+	return s.claim(ctx, func(tx *sql.Tx, now int64) ([]claimed, error) {
 		held, err := heldHosts(ctx, tx, s.id, owner, now)
 		if err != nil {
 			return nil, err
@@ -117,20 +118,24 @@ func (s *CrawlStore) claimShared(ctx context.Context, owner string, n int, order
 		if err != nil {
 			return nil, err
 		}
+		sort.Strings(hosts) // host leases are taken in one order by every robot
 		var ids []int64
 		until := now + int64(s.shared.lease)
 		for _, h := range hosts {
+			if !held[h] && room <= 0 {
+				continue
+			}
+			// A held host's lease is renewed with its URLs' (a beat that
+			// read the robot's hosts before this claim must not hand it
+			// on); a free one is taken; either fails if it changed hands.
+			ok, err := takeHostLease(ctx, tx, s.id, h, owner, until, now)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
 			if !held[h] {
-				if room <= 0 {
-					continue
-				}
-				ok, err := takeHostLease(ctx, tx, s.id, h, owner, until, now)
-				if err != nil {
-					return nil, err
-				}
-				if !ok {
-					continue // another robot took it first
-				}
 				room--
 			}
 			ids = append(ids, byHost[h]...)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"sort"
 	"sync"
 	"time"
 
@@ -84,6 +85,10 @@ func (s *CrawlStore) Apply(ctx context.Context, owner string, b *crawl.Batch) er
 	if b == nil || b.Empty() {
 		return nil
 	}
+	return s.d.retry(ctx, func() error { return s.apply(ctx, owner, b) })
+}
+
+func (s *CrawlStore) apply(ctx context.Context, owner string, b *crawl.Batch) error {
 	tx, err := s.d.w.BeginTx(ctx, nil)
 	if err != nil {
 		return wrap(err, "apply batch: begin")
@@ -198,7 +203,15 @@ func (s *CrawlStore) applyNew(ctx context.Context, tx *sql.Tx, owner string, b *
 		return wrap(err, "apply batch: prepare")
 	}
 	defer st.Close()
-	for i, it := range b.New {
+	order := make([]int, len(b.New))
+	for i := range order {
+		order[i] = i
+	}
+	if s.d.pg { // robots lock the rows they touch in one order, so no two wait for each other in a circle
+		sort.Slice(order, func(i, j int) bool { return b.New[order[i]].FP < b.New[order[j]].FP })
+	}
+	for _, i := range order {
+		it := b.New[i]
 		var lease string
 		var leasedAt any
 		if i < len(b.Held) && b.Held[i] {

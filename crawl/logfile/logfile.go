@@ -19,8 +19,24 @@ import (
 	"github.com/trawler/trawler/crawl/secret"
 )
 
-// Path is the crawl log beside a database: trawler.db → trawler.log.
+// Path is the crawl log beside a database: trawler.db → trawler.log. A
+// database on a server (postgres://host/db) has its log in the user's
+// configuration folder, named for the server and database.
 func Path(dbPath string) string {
+	if u, err := url.Parse(dbPath); err == nil && u.Scheme != "" && u.Host != "" {
+		dir, derr := os.UserConfigDir()
+		if derr != nil {
+			dir = os.TempDir()
+		}
+		name := strings.Map(func(r rune) rune {
+			if r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+				return r
+			}
+			return '_'
+		}, u.Hostname()+"-"+strings.Trim(u.Path, "/"))
+		_ = os.MkdirAll(filepath.Join(dir, "trawler"), 0o755)
+		return filepath.Join(dir, "trawler", u.Scheme+"-"+name+".log")
+	}
 	ext := filepath.Ext(dbPath)
 	if ext == ".log" {
 		return dbPath + ".log"

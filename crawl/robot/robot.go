@@ -69,8 +69,9 @@ type Info struct {
 
 // Status is what a robot reports with each beat.
 type Status struct {
-	State   string // running, paused, stopping, done, failed
-	Pages   int64  // URLs fetched by this run
+	At      time.Time // when the status and the hosts beside it were read
+	State   string    // running, paused, stopping, done, failed
+	Pages   int64     // URLs fetched by this run
 	Errors  int64
 	Rate    float64 // pages/s over the last few seconds
 	Threads int

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/trawler/trawler/crawl"
@@ -34,50 +35,126 @@ type HostsLimiter interface{ SetMaxHosts(n int) }
 type Config struct {
 	Info                    // ID is required; Owner, Started and Threads are filled in by Run
 	Beat   time.Duration    // between two beats; default DefaultBeat
+	Lease  time.Duration    // how long the store's leases last without a beat; default DefaultLease
 	Logger *slog.Logger     // nil: none
 	Limits HostsLimiter     // nil: none
 	Tick   <-chan time.Time // tests drive the beats; nil: a ticker of Beat
 }
 
-// DefaultBeat is how often a robot reports and reads its control when no
-// notification comes first.
-const DefaultBeat = time.Second
+// Defaults of Config.
+const (
+	DefaultBeat  = time.Second      // how often a robot reports and reads its control when no notice comes first
+	DefaultLease = 15 * time.Second // how long its leases last without a beat
+)
 
-// Run registers the robot, runs the engine (made with crawl.Shared) and
-// follows the control until the crawl ends, the robot is told to stop or
-// ctx ends. It returns the engine's error, or the store's if the robot
-// could not register.
-func Run(ctx context.Context, cfg Config, e *crawl.Engine, st Store) error {
+// Robot runs one engine after another for a crawl: a robot that was
+// stalled or cut off past its leases starts afresh, as its URLs and hosts
+// may be another robot's by then.
+type Robot struct {
+	cfg       Config
+	st        Store
+	newEngine func() (*crawl.Engine, error)
+
+	mu      sync.Mutex
+	e       *crawl.Engine
+	stopped bool
+}
+
+// New prepares a robot; newEngine makes an engine with crawl.Shared over
+// the shared store, for each start.
+func New(cfg Config, newEngine func() (*crawl.Engine, error), st Store) (*Robot, error) {
 	if cfg.ID == "" {
-		return errors.New("robot: an ID is needed")
+		return nil, errors.New("robot: an ID is needed")
 	}
 	if cfg.Beat <= 0 {
 		cfg.Beat = DefaultBeat
 	}
+	if cfg.Lease <= 0 {
+		cfg.Lease = DefaultLease
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	threads, perHost, _ := e.Settings()
-	cfg.Owner, cfg.Started, cfg.Threads = e.Owner(), time.Now(), threads
-	if err := st.Register(ctx, cfg.Info); err != nil {
-		return fmt.Errorf("robot %s: %w", cfg.ID, err)
+	return &Robot{cfg: cfg, st: st, newEngine: newEngine}, nil
+}
+
+// Progress is the running engine's.
+func (r *Robot) Progress() crawl.Progress {
+	r.mu.Lock()
+	e := r.e
+	r.mu.Unlock()
+	if e == nil {
+		return crawl.Progress{State: crawl.StateIdle}
 	}
-	r := &runner{cfg: cfg, e: e, st: st, applied: Control{Version: -1}}
-	r.limit(threads, perHost)
-	cfg.Logger.Info("robot joins the crawl", "robot", cfg.ID, "owner", cfg.Owner, "threads", threads)
+	return e.Progress()
+}
+
+// Stop stops the robot as its control's stop would.
+func (r *Robot) Stop() {
+	r.mu.Lock()
+	r.stopped = true
+	e := r.e
+	r.mu.Unlock()
+	if e != nil {
+		e.Stop()
+	}
+}
+
+// Run registers the robot, runs its engine and follows the control until
+// the crawl ends, the robot is told to stop or ctx ends. It returns the
+// engine's error, or the store's if the robot could not register.
+func (r *Robot) Run(ctx context.Context) error {
+	for {
+		e, err := r.newEngine()
+		if err != nil {
+			return err
+		}
+		r.mu.Lock()
+		r.e = e
+		stopped := r.stopped
+		r.mu.Unlock()
+		if stopped {
+			e.Stop()
+		}
+		lost, err := r.runOnce(ctx, e)
+		r.mu.Lock()
+		stopped = r.stopped
+		r.mu.Unlock()
+		if lost && err == nil && !stopped && ctx.Err() == nil {
+			r.cfg.Logger.Warn("robot: its leases ran out (stalled or cut off); it starts afresh", "robot", r.cfg.ID)
+			continue
+		}
+		return err
+	}
+}
+
+// runOnce runs one engine; lost reports that its leases ran out.
+func (r *Robot) runOnce(ctx context.Context, e *crawl.Engine) (lost bool, err error) {
+	threads, perHost, _ := e.Settings()
+	info := r.cfg.Info
+	info.Owner, info.Started, info.Threads = e.Owner(), time.Now(), threads
+	if err := r.st.Register(ctx, info); err != nil {
+		return false, fmt.Errorf("robot %s: %w", r.cfg.ID, err)
+	}
+	ru := &runner{cfg: r.cfg, e: e, st: r.st, applied: Control{Version: -1}, lastOK: time.Now()}
+	ru.limit(threads, perHost)
+	r.cfg.Logger.Info("robot joins the crawl", "robot", r.cfg.ID, "owner", info.Owner, "threads", threads)
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- e.Run(runCtx) }()
-	return r.follow(runCtx, done)
+	err = ru.follow(runCtx, done)
+	return ru.lost, err
 }
 
-// runner is a running robot's state between beats.
+// runner is a running engine's state between beats.
 type runner struct {
 	cfg     Config
 	e       *crawl.Engine
 	st      Store
-	applied Control // the control last applied
+	applied Control   // the control last applied
+	lastOK  time.Time // the last beat that reached the store
+	lost    bool      // the leases ran out between two beats
 }
 
 // follow beats and applies the control until the engine returns.
@@ -96,32 +173,52 @@ func (r *runner) follow(ctx context.Context, done <-chan error) error {
 	for {
 		select {
 		case err := <-done:
-			r.finish(err)
+			if !r.lost {
+				r.finish(err)
+			}
 			return err
 		case <-notes:
 		case <-tick:
 		}
-		r.beat(ctx)
+		if r.beat(ctx) {
+			r.beat(ctx) // at once, so the control's sender sees the new state
+		}
 	}
 }
 
-// beat reports and applies what the control says.
-func (r *runner) beat(ctx context.Context) {
+// beat reports and applies what the control says; it reports whether the
+// control changed.
+func (r *runner) beat(ctx context.Context) bool {
 	p := r.e.Progress()
-	hs := r.e.Hosts()
+	hs, at := r.e.HostsClaimed() // a host claimed after at is not handed on
 	keep := make([]HostKeep, len(hs))
 	for i, h := range hs {
 		keep[i] = HostKeep{Host: h.Host, Keep: h.Waiting+h.InFlight > 0, Next: h.NextAllowed}
 	}
-	c, err := r.st.Beat(ctx, Status{State: string(p.State), Pages: p.Fetched(), Errors: p.Errors,
+	c, err := r.st.Beat(ctx, Status{At: at, State: string(p.State), Pages: p.Fetched(), Errors: p.Errors,
 		Rate: p.PagesPerSec, Threads: p.Workers}, keep)
 	if err != nil {
 		if ctx.Err() == nil {
 			r.cfg.Logger.Error("robot: beat failed; the leases may expire", "err", err)
 		}
-		return
+		if !r.lost && time.Since(r.lastOK) > r.cfg.Lease {
+			r.lost = true // what it fetches now may be another robot's: it starts afresh
+			r.e.Stop()
+		}
+		return false
 	}
+	if r.lost {
+		return false
+	}
+	if time.Since(r.lastOK) > r.cfg.Lease {
+		r.lost = true // a stalled robot's beat came too late
+		r.e.Stop()
+		return false
+	}
+	r.lastOK = time.Now()
+	changed := c.Version != r.applied.Version || c.Effective() != r.applied.Effective()
 	r.apply(c)
+	return changed
 }
 
 // apply brings the engine in line with the control.

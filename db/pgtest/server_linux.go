@@ -24,12 +24,18 @@ const privateServers = true
 // readyWithin bounds the wait for a starting server to take connections.
 const readyWithin = 20 * time.Second
 
+// lockName is a file in a private server's folder that its test process
+// holds locked (flock) while it lives, so that a later process can tell a
+// folder a crash left behind (the lock is free) from one in use.
+const lockName = "owner.lock"
+
 // instance is a running private server.
 type instance struct {
 	base   string // postgres://… of its postgres database, no schema
 	dir    string // its temporary folder: data, socket, logs
 	port   int
 	proc   *child
+	lock   *os.File      // holds lockName locked
 	initdb time.Duration // how long initdb took
 	took   time.Duration // how long until it took connections, initdb included
 }
@@ -50,6 +56,7 @@ func startServer(b bins) (*instance, error) {
 // startServerAs starts a server as the user who (nil: this process's).
 func startServerAs(b bins, who *user.User) (*instance, error) {
 	begin := time.Now()
+	removeStale(os.TempDir())
 	dir, err := os.MkdirTemp("", "trawler-pg-")
 	if err != nil {
 		return nil, fmt.Errorf("pgtest: make the server's folder: %w", err)
@@ -58,6 +65,9 @@ func startServerAs(b bins, who *user.User) (*instance, error) {
 	fail := func(err error) (*instance, error) {
 		_ = s.stop()
 		return nil, err
+	}
+	if s.lock, err = lockDir(dir); err != nil {
+		return fail(err)
 	}
 	var cred *syscall.Credential
 	if who != nil {
@@ -243,7 +253,11 @@ func (s *instance) stop() error {
 			<-s.proc.done
 		}
 	}
-	if err := os.RemoveAll(s.dir); err != nil {
+	err := os.RemoveAll(s.dir)
+	if s.lock != nil {
+		s.lock.Close()
+	}
+	if err != nil {
 		return fmt.Errorf("pgtest: remove the server's folder: %w", err)
 	}
 	return nil
@@ -286,6 +300,43 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// lockDir creates dir's lock file and holds it locked.
+func lockDir(dir string) (*os.File, error) {
+	f, err := os.Create(filepath.Join(dir, lockName))
+	if err != nil {
+		return nil, fmt.Errorf("pgtest: create the server folder's lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("pgtest: lock the server's folder: %w", err)
+	}
+	return f, nil
+}
+
+// removeStale removes the folders of private servers under tmp whose test
+// process has died without Main (a panic, a timeout, ^C): the server died
+// with it, but its data (about 40 MB) stayed. A folder is left alone
+// unless its lock file is over a minute old (so not one being set up) and
+// free.
+func removeStale(tmp string) {
+	dirs, _ := filepath.Glob(filepath.Join(tmp, "trawler-pg-*"))
+	for _, d := range dirs {
+		lock := filepath.Join(d, lockName)
+		st, err := os.Stat(lock)
+		if err != nil || time.Since(st.ModTime()) < time.Minute {
+			continue
+		}
+		f, err := os.Open(lock)
+		if err != nil {
+			continue
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			_ = os.RemoveAll(d)
+		}
+		f.Close()
+	}
 }
 
 // readLog returns the end of a log, for an error message.

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -123,6 +125,49 @@ func TestSecondServer(t *testing.T) {
 	}
 	if _, err := os.Stat(s.dir); !os.IsNotExist(err) {
 		t.Errorf("%s is still there after stop: %v", s.dir, err)
+	}
+}
+
+// TestRemoveStale: a folder whose lock is free and old is removed; one
+// locked, or just made, is kept.
+func TestRemoveStale(t *testing.T) {
+	tmp := t.TempDir()
+	mk := func(name string, age time.Duration) string {
+		d := filepath.Join(tmp, name)
+		if err := os.MkdirAll(filepath.Join(d, "data"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		lock := filepath.Join(d, lockName)
+		if err := os.WriteFile(lock, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-age)
+		if err := os.Chtimes(lock, old, old); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	stale := mk("trawler-pg-1", time.Hour)
+	young := mk("trawler-pg-2", time.Second)
+	inUse := mk("trawler-pg-3", time.Hour)
+	other := mk("someone-else", time.Hour)
+	noLock := filepath.Join(tmp, "trawler-pg-4")
+	if err := os.Mkdir(noLock, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(inUse, lockName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	removeStale(tmp)
+	for d, kept := range map[string]bool{stale: false, young: true, inUse: true, other: true, noLock: true} {
+		if _, err := os.Stat(d); (err == nil) != kept {
+			t.Errorf("%s: kept %v, want %v", filepath.Base(d), err == nil, kept)
+		}
 	}
 }
 

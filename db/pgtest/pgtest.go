@@ -1,11 +1,15 @@
-// Package pgtest gives tests a real PostgreSQL database: an empty schema
-// of their own on a private server that the test process starts (Debian's
-// postgresql package, run from a temporary folder, as an unprivileged
-// user even when the tests run as root) and that dies with it, or on the
-// server TRAWLER_TEST_PG names.
+// Package pgtest gives tests a real PostgreSQL database: a fresh, empty
+// schema of their own, on a private server that the test process starts
+// once (Debian's postgresql package, run from a temporary folder, as an
+// unprivileged user even when the tests run as root, and killed with the
+// test process), or on the server TRAWLER_TEST_PG names.
 //
-// Where neither is available the tests that need it skip, saying why,
-// except under CI=true, where they fail: CI must not pass by skipping.
+// Where neither is available the tests that need PostgreSQL skip, saying
+// why and how to fix it, except under CI=true, where they fail: CI must
+// not pass by skipping them.
+//
+// A package whose tests use URL calls Main from its TestMain, so that the
+// private server is stopped and its folder removed when the tests end.
 package pgtest
 
 import (
@@ -15,136 +19,209 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// server is the private server of this test process, started once.
-var server struct {
+// envServer names the environment variable that points the tests at an
+// existing server (a postgres:// URL) instead of a private one. pgtest only
+// ever creates and drops schemas of its own there.
+const envServer = "TRAWLER_TEST_PG"
+
+// notFound says why PostgreSQL tests cannot run and how to make them.
+const notFound = "no initdb/postgres found (apt-get install postgresql) and " + envServer + " is not set"
+
+// libGlob is where Debian keeps the server programs (off PATH), one folder
+// per major version.
+const libGlob = "/usr/lib/postgresql/*/bin"
+
+// opTimeout bounds each administrative step (connect, create, drop).
+const opTimeout = 30 * time.Second
+
+// private is this test process's own server, started by the first URL.
+var private struct {
 	once sync.Once
-	url  string // postgres://…/postgres of the server, without a schema
-	dir  string
-	cmd  *exec.Cmd
+	inst *instance
 	err  error
 }
 
-// URL returns a postgres:// URL whose search_path is a fresh, empty
-// schema, dropped when the test ends.
+// installed finds the server programs once per process.
+var installed = sync.OnceValues(func() (bins, error) {
+	return findBinaries(os.Getenv("PATH"), libGlob)
+})
+
+// schemas counts the schemas this process has made, for their names.
+var schemas atomic.Uint64
+
+// URL returns a postgres:// URL whose search_path is a fresh, empty schema
+// of its own, so tests can run in parallel, even against one shared
+// server, without seeing each other's tables. The schema is on the private
+// server (started by the first call, on a free loopback port) or on the
+// server named by TRAWLER_TEST_PG, and is dropped with everything in it
+// when the test ends. Without PostgreSQL the test is skipped, or failed
+// under CI=true.
 func URL(tb testing.TB) string {
 	tb.Helper()
-	base, err := baseURL()
+	if ok, why := Available(); !ok {
+		skipOrFail(tb, why)
+		return ""
+	}
+	base, err := target()
 	if err != nil {
-		skipOrFail(tb, err.Error())
+		tb.Fatal(err)
 	}
-	ctx := context.Background()
-	schema := fmt.Sprintf("t_%d", rand.Uint64()>>1)
-	if err := exec1(ctx, base, "CREATE SCHEMA "+schema); err != nil {
-		tb.Fatalf("pgtest: create a schema: %v", err)
+	u, err := newSchema(tb, base)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { _ = exec1(ctx, base, "DROP SCHEMA "+schema+" CASCADE") })
-	return withSearchPath(base, schema)
+	return u
 }
 
-// Available reports whether PostgreSQL tests can run here, and why not.
+// Available reports whether PostgreSQL tests can run here: TRAWLER_TEST_PG
+// is set, or initdb and postgres were found to start a private server. If
+// not, why says what is missing and how to install it, for callers that
+// decide before running anything (as db's TestMain does).
 func Available() (ok bool, why string) {
-	if os.Getenv("TRAWLER_TEST_PG") != "" {
+	if os.Getenv(envServer) != "" {
 		return true, ""
 	}
-	if _, err := binaries(); err != nil {
+	if !privateServers {
+		return false, "private PostgreSQL servers are started on Linux only, and " + envServer + " is not set"
+	}
+	if _, err := installed(); err != nil {
 		return false, err.Error()
 	}
 	return true, ""
 }
 
-// Main runs the tests, then stops and removes the private server.
+// Main wraps testing.M.Run for a TestMain: it runs the tests, then stops
+// the private server (if one was started) and removes its folder, and
+// returns the code for os.Exit.
 func Main(m *testing.M) int {
 	code := m.Run()
-	stop()
+	if err := stopPrivate(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
 	return code
 }
 
-// skipOrFail skips the test, or fails it under CI=true.
+// skipOrFail ends a test that cannot have PostgreSQL: skips it, or fails
+// it under CI=true.
 func skipOrFail(tb testing.TB, why string) {
 	tb.Helper()
-	msg := "PostgreSQL tests skipped: " + why
-	if mustRun() {
-		tb.Fatal(msg + " (CI=true: they must run)")
+	fail, msg := unavailable(why, os.Getenv("CI"))
+	if fail {
+		tb.Fatal(msg)
+	} else {
+		tb.Skip(msg)
 	}
-	tb.Skip(msg)
 }
 
-// mustRun reports whether PostgreSQL tests may not be skipped.
-func mustRun() bool { return os.Getenv("CI") == "true" }
+// unavailable decides what a test does when PostgreSQL is missing: it
+// skips with msg, unless ci (the CI variable) is "true" (as .ci/run and
+// db's TestMain have it), when it fails with the same msg, so that CI
+// cannot go green by skipping them.
+func unavailable(why, ci string) (fail bool, msg string) {
+	return ci == "true", "PostgreSQL tests skipped: " + why
+}
 
-func baseURL() (string, error) {
-	if u := os.Getenv("TRAWLER_TEST_PG"); u != "" {
+// target returns the URL of the server to make schemas on:
+// TRAWLER_TEST_PG, else the private server, started on first use.
+func target() (string, error) {
+	if u := os.Getenv(envServer); u != "" {
 		return u, nil
 	}
-	server.once.Do(start)
-	return server.url, server.err
+	private.once.Do(func() {
+		b, err := installed()
+		if err != nil {
+			private.err = fmt.Errorf("pgtest: %w", err)
+			return
+		}
+		private.inst, private.err = startServer(b)
+	})
+	if private.err != nil {
+		return "", private.err
+	}
+	return private.inst.base, nil
 }
 
-func withSearchPath(base, schema string) string {
-	u, err := url.Parse(base)
-	if err != nil {
-		return base
+// stopPrivate stops the private server, if one was started, and makes
+// later URL calls fail rather than start another after Main.
+func stopPrivate() error {
+	private.once.Do(func() {
+		private.err = errors.New("pgtest: URL called after Main stopped the server")
+	})
+	if private.inst == nil {
+		return nil
 	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	if q.Get("sslmode") == "" {
-		q.Set("sslmode", "disable")
-	}
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
-func exec1(ctx context.Context, base, sql string) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	c, err := pgx.Connect(ctx, base)
-	if err != nil {
-		return err
-	}
-	defer c.Close(ctx)
-	_, err = c.Exec(ctx, sql)
+	err := private.inst.stop()
+	private.inst = nil
+	private.err = errors.New("pgtest: URL called after Main stopped the server")
 	return err
 }
 
-// bins are the server programs this machine has.
-type bins struct{ initdb, postgres string }
-
-// binaries finds initdb and postgres: on PATH, else the newest
-// /usr/lib/postgresql/*/bin (Debian keeps them off PATH).
-func binaries() (bins, error) {
-	if i, err := exec.LookPath("initdb"); err == nil {
-		if p, err := exec.LookPath("postgres"); err == nil {
-			return bins{i, p}, nil
-		}
+// newSchema creates an empty schema on the server at base, to be dropped
+// when tb ends, and returns base with that schema as its search_path.
+// pgx sends query parameters it does not know, such as search_path, as
+// run-time parameters of every connection, so pools get it too.
+func newSchema(tb testing.TB, base string) (string, error) {
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		// Not %w: url.Parse's error quotes the URL, password and all.
+		return "", fmt.Errorf("pgtest: the server's address is not a postgres:// URL (%s must be one)", envServer)
 	}
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
-	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
-	for _, d := range dirs {
-		b := bins{filepath.Join(d, "initdb"), filepath.Join(d, "postgres")}
-		if isFile(b.initdb) && isFile(b.postgres) {
-			return b, nil
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		return "", fmt.Errorf("pgtest: connect to %s to create a schema: %w", u.Redacted(), err)
 	}
-	return bins{}, errors.New("no initdb and postgres found (apt-get install postgresql) and TRAWLER_TEST_PG is not set")
+	defer conn.Close(context.Background())
+	var name string
+	for attempt := 1; ; attempt++ {
+		name = fmt.Sprintf("t_%d_%s", schemas.Add(1), strconv.FormatUint(rand.Uint64(), 36))
+		_, err = conn.Exec(ctx, "CREATE SCHEMA "+pgx.Identifier{name}.Sanitize())
+		var pgErr *pgconn.PgError
+		if err == nil {
+			break
+		}
+		if errors.As(err, &pgErr) && pgErr.Code == "42P06" && attempt < 3 { // duplicate_schema
+			continue
+		}
+		return "", fmt.Errorf("pgtest: create schema %s on %s: %w", name, u.Redacted(), err)
+	}
+	tb.Cleanup(func() {
+		if err := dropSchema(base, name); err != nil {
+			tb.Errorf("%v (did the test leave a transaction open?)", err)
+		}
+	})
+	q := u.Query()
+	q.Del("search_path")
+	if q.Encode() == "" {
+		u.RawQuery = "search_path=" + name
+	} else {
+		u.RawQuery = q.Encode() + "&search_path=" + name
+	}
+	return u.String(), nil
 }
 
-func version(dir string) int {
-	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(dir)))
-	return n
-}
-
-func isFile(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && !st.IsDir()
+// dropSchema drops a schema newSchema made, and everything in it.
+func dropSchema(base, name string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		return fmt.Errorf("pgtest: connect to drop schema %s: %w", name, err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, "DROP SCHEMA "+pgx.Identifier{name}.Sanitize()+" CASCADE"); err != nil {
+		return fmt.Errorf("pgtest: drop schema %s: %w", name, err)
+	}
+	return nil
 }

@@ -31,7 +31,7 @@ func TestServerSettings(t *testing.T) {
 	t.Logf("private server: initdb %v, taking connections after %v (port %d, %s)", s.initdb.Round(time.Millisecond), s.took.Round(time.Millisecond), s.port, s.dir)
 	c := connect(t, s.base)
 	for setting, want := range map[string]string{
-		"lc_collate": "C", "server_encoding": "UTF8", "fsync": "off", "synchronous_commit": "off",
+		"lc_collate": "C", "lc_ctype": "C.UTF-8", "server_encoding": "UTF8", "fsync": "off", "synchronous_commit": "off",
 		"full_page_writes": "off", "max_connections": "200", "listen_addresses": "127.0.0.1",
 	} {
 		if got := queryString(t, c, "SHOW "+setting); got != want {

@@ -176,7 +176,7 @@ func runCrawler(s IO, cmd string, d *db.DB, id int64, c crawl.Config, quiet bool
 	if runErr != nil {
 		state = crawl.StateFailed
 	}
-	if othersWork(d, id, rf.id) && state != crawl.StateDone {
+	if othersWork(d, id, e) && state != crawl.StateDone {
 		// Robots still crawl it: the crawl goes on without this one.
 	} else if err := d.SetState(ctx, id, string(state)); err != nil && runErr == nil {
 		runErr = err

@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/trawler/trawler/crawl"
@@ -113,47 +111,24 @@ func newCrawler(d *db.DB, id int64, c crawl.Config, log *slog.Logger, rf robotFl
 		}
 		return e, nil
 	}
-	if rf.lease <= 0 {
-		rf.lease = robot.DefaultLease
-	}
 	st, err := d.SharedCrawl(id, rf.lease)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	if rf.id == "" {
-		host, _ := os.Hostname()
-		rf.id = fmt.Sprintf("%s-%d", host, os.Getpid())
+	r, err := robot.Join(st, c, robot.Config{Info: robot.Info{ID: rf.id, Version: Version}, Logger: log, Lease: rf.lease})
+	if err != nil {
+		return nil, usagef("%v", err)
 	}
-	if c.UserAgent == "" {
-		c.UserAgent = crawl.DefaultUserAgent()
-	}
-	c.UserAgent += " (robot " + rf.id + ")" // a site can tell the robots apart; robots.txt still names Trawler
-	if _, err := crawl.New(c, st, crawl.Shared()); err != nil {
-		return nil, usagef("%v", err) // the settings are checked once, before the robot registers
-	}
-	hostname, _ := os.Hostname()
-	cfg := robot.Config{Info: robot.Info{ID: rf.id, Hostname: hostname, PID: os.Getpid(), Version: Version},
-		Logger: log, Limits: st, Lease: rf.lease}
-	newEngine := func() (*crawl.Engine, error) { return crawl.New(c, st, crawl.Shared(), crawl.WithLogger(log)) }
-	return robot.New(cfg, newEngine, st.Robot(rf.id))
+	return r, nil
 }
 
 // othersWork reports whether robots other than this one still work the
 // crawl: a robot that leaves does not mark a crawl stopped under them.
-func othersWork(d *db.DB, id int64, self string) bool {
-	if !d.Postgres() {
+func othersWork(d *db.DB, id int64, c crawler) bool {
+	self, ok := c.(*robot.Robot)
+	if !ok {
 		return false
 	}
 	list, err := d.Robots(context.Background(), id)
-	if err != nil {
-		return false
-	}
-	now := time.Now()
-	for _, r := range list {
-		live := r.State == string(crawl.StateRunning) || r.State == string(crawl.StatePaused)
-		if r.ID != self && live && !r.Stale(now, robot.DefaultBeat) {
-			return true
-		}
-	}
-	return false
+	return err == nil && robot.OthersWorking(list, self.ID(), time.Now())
 }

@@ -23,7 +23,7 @@ type RobotStore struct {
 var _ robot.Store = (*RobotStore)(nil)
 
 // Robot returns the store of robot id of a shared crawl (SharedCrawl).
-func (s *CrawlStore) Robot(id string) *RobotStore { return &RobotStore{s: s, id: id} }
+func (s *CrawlStore) Robot(id string) robot.Store { return &RobotStore{s: s, id: id} }
 
 // controlChannel is where changes of the control are announced.
 const controlChannel = "trawler_control"

@@ -97,3 +97,20 @@ type State struct {
 func (s State) Stale(now time.Time, every time.Duration) bool {
 	return now.Sub(s.Heartbeat) > 3*every
 }
+
+// Working reports whether the robot still works its crawl: running or
+// paused, and beating.
+func (s State) Working(now time.Time) bool {
+	return (s.State == "running" || s.State == "paused") && !s.Stale(now, DefaultBeat)
+}
+
+// OthersWorking reports whether robots other than self still work the
+// crawl: a robot that leaves does not mark the crawl stopped under them.
+func OthersWorking(list []State, self string, now time.Time) bool {
+	for _, s := range list {
+		if s.ID != self && s.Working(now) {
+			return true
+		}
+	}
+	return false
+}

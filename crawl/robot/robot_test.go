@@ -3,6 +3,7 @@ package robot_test
 import (
 	"context"
 	"net/http/httptest"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,7 +15,7 @@ import (
 	"github.com/trawler/trawler/db/pgtest"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 // shared opens a crawl of site on a private PostgreSQL, as robots share it.
 func shared(t *testing.T, site *testsite.Site, lease time.Duration) (*db.DB, *db.CrawlStore, crawl.Config) {

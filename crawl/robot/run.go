@@ -2,10 +2,8 @@ package robot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/trawler/trawler/crawl"
@@ -46,59 +44,6 @@ const (
 	DefaultBeat  = time.Second      // how often a robot reports and reads its control when no notice comes first
 	DefaultLease = 15 * time.Second // how long its leases last without a beat
 )
-
-// Robot runs one engine after another for a crawl: a robot that was
-// stalled or cut off past its leases starts afresh, as its URLs and hosts
-// may be another robot's by then.
-type Robot struct {
-	cfg       Config
-	st        Store
-	newEngine func() (*crawl.Engine, error)
-
-	mu      sync.Mutex
-	e       *crawl.Engine
-	stopped bool
-}
-
-// New prepares a robot; newEngine makes an engine with crawl.Shared over
-// the shared store, for each start.
-func New(cfg Config, newEngine func() (*crawl.Engine, error), st Store) (*Robot, error) {
-	if cfg.ID == "" {
-		return nil, errors.New("robot: an ID is needed")
-	}
-	if cfg.Beat <= 0 {
-		cfg.Beat = DefaultBeat
-	}
-	if cfg.Lease <= 0 {
-		cfg.Lease = DefaultLease
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
-	}
-	return &Robot{cfg: cfg, st: st, newEngine: newEngine}, nil
-}
-
-// Progress is the running engine's.
-func (r *Robot) Progress() crawl.Progress {
-	r.mu.Lock()
-	e := r.e
-	r.mu.Unlock()
-	if e == nil {
-		return crawl.Progress{State: crawl.StateIdle}
-	}
-	return e.Progress()
-}
-
-// Stop stops the robot as its control's stop would.
-func (r *Robot) Stop() {
-	r.mu.Lock()
-	r.stopped = true
-	e := r.e
-	r.mu.Unlock()
-	if e != nil {
-		e.Stop()
-	}
-}
 
 // Run registers the robot, runs its engine and follows the control until
 // the crawl ends, the robot is told to stop or ctx ends. It returns the

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"sync"
 	"time"
@@ -17,19 +18,33 @@ import (
 	"github.com/trawler/trawler/crawl"
 	"github.com/trawler/trawler/crawl/hook"
 	"github.com/trawler/trawler/crawl/logfile"
+	"github.com/trawler/trawler/crawl/robot"
 	"github.com/trawler/trawler/crawl/secret"
 	"github.com/trawler/trawler/db"
 )
+
+// Crawler is what a session runs: a *crawl.Engine on a SQLite file, a
+// *robot.Robot on a shared PostgreSQL database, where other robots may
+// crawl the same crawl.
+type Crawler interface {
+	Run(ctx context.Context) error
+	Progress() crawl.Progress
+	Events(after uint64) []crawl.Event
+	Hosts() []crawl.HostStatus
+	Config() crawl.Config
+	Stop()
+}
 
 // Session is one run of a crawl. Its methods may be called from any
 // goroutine.
 type Session struct {
 	ID     int64
 	Name   string
-	Engine *crawl.Engine
+	Engine Crawler
 
 	d      *db.DB
-	log    io.Closer // the crawl's log file beside the database
+	log    io.Closer    // the crawl's log file beside the database
+	logger *slog.Logger // writes to it
 	cancel context.CancelFunc
 	done   chan struct{}
 	kick   chan struct{} // a new state waits in pending
@@ -102,7 +117,8 @@ func launch(d *db.DB, info db.CrawlInfo, cfg crawl.Config) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("prepare crawl %d: %w", info.ID, err)
 	}
-	e, err := crawl.New(cfg, d.Crawl(info.ID), crawl.WithLogger(logger.With("crawl", info.ID)))
+	logger = logger.With("crawl", info.ID)
+	e, err := newCrawler(d, info.ID, cfg, logger)
 	if err != nil {
 		logFile.Close()
 		return nil, fmt.Errorf("prepare crawl %d: %w", info.ID, err)
@@ -112,7 +128,7 @@ func launch(d *db.DB, info db.CrawlInfo, cfg crawl.Config) (*Session, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Session{
-		ID: info.ID, Name: info.Name, Engine: e, d: d, log: logFile, cancel: cancel,
+		ID: info.ID, Name: info.Name, Engine: e, d: d, log: logFile, logger: logger, cancel: cancel,
 		done: make(chan struct{}), kick: make(chan struct{}, 1), wrote: make(chan struct{}),
 	}
 	go s.writeStates()
@@ -134,7 +150,10 @@ func (s *Session) run(ctx context.Context) {
 	if runErr != nil {
 		state = db.StateFailed
 	}
-	stateErr := s.d.SetState(context.Background(), s.ID, state)
+	var stateErr error
+	if !s.othersWork() || p.State == crawl.StateDone {
+		stateErr = s.d.SetState(context.Background(), s.ID, state)
+	}
 	if runErr != nil {
 		runErr = fmt.Errorf("crawl %d failed: %w", s.ID, runErr)
 	}
@@ -183,24 +202,37 @@ func (s *Session) queueState(st string) {
 	}
 }
 
-// Pause stops new fetches; those in flight finish.
+// Pause stops new fetches; those in flight finish. On a shared database
+// it pauses every robot of the crawl, as the Robots screen's Pause all.
 func (s *Session) Pause() {
-	s.Engine.Pause()
-	if s.Engine.Progress().State == crawl.StatePaused {
+	e, ok := s.Engine.(*crawl.Engine)
+	if !ok {
+		s.command(robot.CommandPause)
+		return
+	}
+	e.Pause()
+	if e.Progress().State == crawl.StatePaused {
 		s.queueState(db.StatePaused)
 	}
 }
 
-// Resume lets a paused crawl go on.
+// Resume lets a paused crawl go on (every robot, on a shared database).
 func (s *Session) Resume() {
-	s.Engine.Resume()
-	if s.Engine.Progress().State == crawl.StateRunning {
+	e, ok := s.Engine.(*crawl.Engine)
+	if !ok {
+		s.command(robot.CommandRun)
+		return
+	}
+	e.Resume()
+	if e.Progress().State == crawl.StateRunning {
 		s.queueState(db.StateRunning)
 	}
 }
 
 // Stop asks the crawl to end: fetches in flight finish and are stored.
-// It returns at once; Done tells when the crawl has ended.
+// It returns at once; Done tells when the crawl has ended. On a shared
+// database it stops this window's robot alone; the Robots screen stops
+// the others.
 func (s *Session) Stop() { s.Engine.Stop() }
 
 // Done is closed when the engine has returned and the final state is stored.

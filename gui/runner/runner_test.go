@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"errors"
-	"github.com/trawler/trawler/crawl/logfile"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/logfile"
 	"github.com/trawler/trawler/crawl/secret"
 	"github.com/trawler/trawler/crawl/testsite"
 	"github.com/trawler/trawler/db"

@@ -119,7 +119,6 @@ func (r *Robot) Stop() {
 	}
 }
 
-
 // Config returns the running engine's settings (crawl.Engine.Config).
 func (r *Robot) Config() crawl.Config {
 	if e := r.engine(); e != nil {

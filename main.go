@@ -18,9 +18,9 @@ func main() {
 	os.Exit(cli.Main(os.Args[1:], cli.Std()))
 }
 
-// openWindow runs the Fyne window on the same default database as the
-// command line.
-func openWindow() int {
+// openWindow runs the Fyne window on the database at path, the same
+// default one as the command line's when empty.
+func openWindow(path string) int {
 	app.SetMetadata(gui.Metadata())
-	return gui.Run(app.NewWithID(gui.AppID), "")
+	return gui.Run(app.NewWithID(gui.AppID), path)
 }

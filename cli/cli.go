@@ -50,15 +50,16 @@ func register(name, summary string, run func([]string, IO) int) {
 	commands[name] = command{summary: summary, run: run}
 }
 
-// OpenWindow is set by main when the binary includes the GUI; with it nil,
-// running trawler without arguments prints the help.
-var OpenWindow func() int
+// OpenWindow is set by main when the binary includes the GUI: it opens the
+// window on the database at path (the default one when empty). With it
+// nil, running trawler without arguments prints the help.
+var OpenWindow func(path string) int
 
 // Main runs the subcommand named by args[0] and returns the exit code.
 func Main(args []string, s IO) int {
 	if len(args) == 0 {
 		if OpenWindow != nil {
-			return OpenWindow()
+			return OpenWindow("")
 		}
 		printHelp(s.Out)
 		return ExitOK

@@ -48,6 +48,7 @@ func runCrawl(args []string, s IO) int {
 	dbPath := dbFlag(fs)
 	name := fs.String("name", "", "a name for the crawl (default: the first seed)")
 	quiet := fs.Bool("quiet", false, "no live status line")
+	robotName := robotFlag(fs)
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -76,7 +77,7 @@ func runCrawl(args []string, s IO) int {
 	if err != nil {
 		return fail(s, "crawl", &storageError{err})
 	}
-	return onCompletion(s, "crawl", d, id, c, *quiet, runEngine(s, "crawl", d, id, c, *quiet))
+	return onCompletion(s, "crawl", d, id, c, *quiet, runEngine(s, "crawl", d, id, c, *quiet, *robotName))
 }
 
 func runResume(args []string, s IO) int {
@@ -87,6 +88,7 @@ unfinished one when no ID is given. Passwords are not saved with a crawl:
 they are recalled from the keychain, asked for, or read with --password-stdin.`)
 	dbPath := dbFlag(fs)
 	quiet := fs.Bool("quiet", false, "no live status line")
+	robotName := robotFlag(fs)
 	pf := addPasswordFlags(fs)
 	if code, done := parseFlags(fs, args); done {
 		return code
@@ -107,7 +109,7 @@ they are recalled from the keychain, asked for, or read with --password-stdin.`)
 	if err := fillPasswords(s, "resume", &c, pf); err != nil {
 		return fail(s, "resume", err)
 	}
-	return onCompletion(s, "resume", d, id, c, *quiet, runEngine(s, "resume", d, id, c, *quiet))
+	return onCompletion(s, "resume", d, id, c, *quiet, runEngine(s, "resume", d, id, c, *quiet, *robotName))
 }
 
 // crawlArg picks the crawl named by args, or the latest unfinished one.
@@ -137,8 +139,8 @@ func crawlArg(d *db.DB, args []string) (int64, error) {
 //
 // On a PostgreSQL database the run is a robot (see robot.go): other
 // robots may crawl the same crawl beside it.
-func runEngine(s IO, cmd string, d *db.DB, id int64, c crawl.Config, quiet bool) int {
-	return runCrawler(s, cmd, d, id, c, quiet, robotFlags{})
+func runEngine(s IO, cmd string, d *db.DB, id int64, c crawl.Config, quiet bool, robotName string) int {
+	return runCrawler(s, cmd, d, id, c, quiet, robotFlags{id: robotName})
 }
 
 // runCrawler is runEngine with a robot's name and lease for a shared
@@ -188,7 +190,11 @@ func runCrawler(s IO, cmd string, d *db.DB, id int64, c crawl.Config, quiet bool
 		fmt.Fprintf(s.Err, "trawler %s: %v\n", cmd, runErr)
 		return ExitStorage
 	case interrupted.Load():
-		fmt.Fprintf(s.Err, "stopped; continue with: trawler resume --db %s %d\n", shellQuote(d.Path()), id)
+		again := fmt.Sprintf("trawler resume --db %s %d", shellQuote(d.Path()), id)
+		if d.Postgres() {
+			again = fmt.Sprintf("trawler robot --db %s --crawl %d", shellQuote(d.Path()), id)
+		}
+		fmt.Fprintf(s.Err, "stopped; continue with: %s\n", again)
 		return ExitInterrupted
 	}
 	return ExitOK
@@ -218,6 +224,12 @@ func openDB(path string) (*db.DB, error) {
 			return nil, &storageError{fmt.Errorf("find the default database: %w", err)}
 		}
 		path = p
+	}
+	if db.NeedsPassword(path) {
+		host, user, _ := db.ServerAccount(path)
+		if pw, err := secret.Recall(host, user); err == nil {
+			path = db.WithPassword(path, pw)
+		} // else the server may need none, or ~/.pgpass has it
 	}
 	d, err := db.Open(path)
 	if err != nil {

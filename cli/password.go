@@ -3,8 +3,11 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"net/url"
+	"strings"
 
 	"github.com/trawler/trawler/crawl/secret"
+	"github.com/trawler/trawler/db"
 )
 
 func init() {
@@ -17,8 +20,10 @@ const passwordUsage = `Usage:
 
 Keeps the password of USER at HOST (as given to --auth, e.g. intranet:8080)
 in the operating system's keychain under the service "trawler", or removes
-it. With --proxy, HOST is a proxy's host:port. remember asks for the password
-on the terminal, or reads one line from standard input with --password-stdin.`
+it. With --proxy, HOST is a proxy's host:port. A PostgreSQL server's HOST is
+postgres://HOST:PORT (e.g. postgres://db.example:5432): --db URLs without a
+password then get it from the keychain. remember asks for the password on
+the terminal, or reads one line from standard input with --password-stdin.`
 
 func runPassword(args []string, s IO) int {
 	if len(args) == 0 || (args[0] != "remember" && args[0] != "forget") {
@@ -45,6 +50,11 @@ func runPassword(args []string, s IO) int {
 	host, user := fs.Arg(0), fs.Arg(1)
 	if *proxy {
 		host = secret.ProxyHost("http://" + host)
+	}
+	if db.IsServerURL(host) { // postgres://db.example is postgres://db.example:5432
+		if h, _, ok := db.ServerAccount(strings.Replace(host, "://", "://"+url.PathEscape(user)+"@", 1)); ok {
+			host = h
+		}
 	}
 	if sub == "forget" {
 		if err := secret.Forget(host, user); err != nil {

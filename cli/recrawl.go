@@ -106,7 +106,7 @@ func recrawlCycles(s IO, cmd string, d *db.DB, id int64, c crawl.Config, o cycle
 			return fail(s, cmd, &storageError{err})
 		}
 		fmt.Fprintf(s.Err, "re-crawl of crawl %d, cycle %d: %d known URLs queued\n", id, cycle, queued)
-		if code := runEngine(s, cmd, d, id, c, o.quiet); code != ExitOK {
+		if code := runEngine(s, cmd, d, id, c, o.quiet, ""); code != ExitOK {
 			return code
 		}
 		if err := printReport(s, d, id, cycle, 10); err != nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"log/slog"
 	"time"
 
@@ -73,6 +74,11 @@ func runRobot(args []string, s IO) int {
 		c.Threads = rf.threads
 	}
 	return runCrawler(s, "robot", d, crawlID, c, *quiet, rf)
+}
+
+// robotFlag names the process's robot when it crawls a PostgreSQL database.
+func robotFlag(fs *flag.FlagSet) *string {
+	return fs.String("robot", "", "on a PostgreSQL database: this process's robot name (default: HOST-PID)")
 }
 
 // runningCrawl is the crawl a robot joins: the one named, or the most

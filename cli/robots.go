@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/trawler/trawler/crawl"
 	"github.com/trawler/trawler/crawl/robot"
 	"github.com/trawler/trawler/db"
 )
@@ -56,6 +57,9 @@ func runRobots(args []string, s IO) int {
 			if err != nil {
 				return err
 			}
+			if *threads < 0 || *threads > crawl.MaxThreads || *perHost < 0 || *perHost > crawl.MaxThreads {
+				return usagef("--threads and --per-host must be 0 to %d", crawl.MaxThreads)
+			}
 			c.Threads, c.PerHost, c.Delay = *threads, *perHost, *delay
 			return d.SetControl(ctx, crawlID, c)
 		case "pause", "resume", "stop":
@@ -74,21 +78,7 @@ func commandRobots(ctx context.Context, d *db.DB, crawlID int64, verb string, re
 	if rest[0] != "all" {
 		return d.CommandRobot(ctx, crawlID, rest[0], cmd)
 	}
-	c, err := d.Control(ctx, crawlID)
-	if err != nil {
-		return err
-	}
-	c.Command = cmd
-	if err := d.SetControl(ctx, crawlID, c); err != nil {
-		return err
-	}
-	list, err := d.Robots(ctx, crawlID)
-	for _, r := range list { // "all" outweighs what one robot was told
-		if err == nil && r.Command != "" {
-			err = d.CommandRobot(ctx, crawlID, r.ID, robot.CommandRun)
-		}
-	}
-	return err
+	return d.CommandAll(ctx, crawlID, cmd)
 }
 
 func listRobots(s IO, d *db.DB, crawlID int64) error {

@@ -39,6 +39,11 @@ type Progress struct {
 	// Store.ClaimUrgent): those the URL filter's gateway asked to judge.
 	Urgent int64
 
+	// RunFetched counts the URLs this run fetched, successfully or not:
+	// Fetched less what earlier runs (or, for a robot, the others before
+	// it joined) had fetched.
+	RunFetched int64
+
 	// Workers is how many workers run now (Config.Threads, or SetThreads;
 	// a retired one counts until its fetches in flight end).
 	Workers int
@@ -155,6 +160,7 @@ func (e *Engine) Progress() Progress {
 	p.Bytes = e.bytes.Load()
 	p.ActiveHosts = e.front.ActiveHosts()
 	fetched := p.Done + p.Errors - e.fetchedBefore
+	p.RunFetched = max(fetched, 0)
 	if run > 0 {
 		p.Average = float64(max(fetched, 0)) / run.Seconds()
 	}

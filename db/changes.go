@@ -59,7 +59,7 @@ WHERE crawl_id = ? AND cycle = ?`, crawlID, cycle).Scan(&r.Cycle, &r.DueOnly, &r
 		return r, wrap(err, "read cycle %d of crawl %d", cycle, crawlID)
 	}
 	r.StartedAt, r.FinishedAt = time.Unix(0, started).UTC(), fromNanos(finished)
-	rows, err := d.r.QueryContext(ctx, `SELECT change, count(*), coalesce(sum(length), 0), sum(status = 304)
+	rows, err := d.r.QueryContext(ctx, `SELECT change, count(*), coalesce(sum(length), 0), count(*) FILTER (WHERE status = 304)
 FROM page_visits WHERE crawl_id = ? AND cycle = ? GROUP BY change`, crawlID, cycle)
 	if err != nil {
 		return r, wrap(err, "count changes of cycle %d", cycle)
@@ -89,8 +89,8 @@ FROM page_visits WHERE crawl_id = ? AND cycle = ? GROUP BY change`, crawlID, cyc
 		return r, wrap(err, "count changes of cycle %d", cycle)
 	}
 	err = d.r.QueryRowContext(ctx, `SELECT
-    coalesce(sum(v.status = 0 OR v.status >= 400 OR coalesce(p.err, '') <> ''), 0),
-    coalesce(sum(v.change = 'unchanged' AND (v.status = 0 OR v.status >= 400)), 0)
+    count(*) FILTER (WHERE v.status = 0 OR v.status >= 400 OR coalesce(p.err, '') <> ''),
+    count(*) FILTER (WHERE v.change = 'unchanged' AND (v.status = 0 OR v.status >= 400))
 FROM page_visits v LEFT JOIN pages p ON p.crawl_id = v.crawl_id AND p.fp = v.fp AND p.cycle = v.cycle
 WHERE v.crawl_id = ? AND v.cycle = ?`, crawlID, cycle).Scan(&r.Failed, &r.StillBroken)
 	return r, wrap(err, "count the failed visits of cycle %d", cycle)

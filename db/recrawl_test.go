@@ -85,6 +85,19 @@ func TestHistoryAndVersions(t *testing.T) {
 			t.Errorf("visit %d: %+v, want cycle %d %s", i, v, i, wantChanges[i])
 		}
 	}
+	reports := []struct {
+		cycle int
+		check func(Report) bool
+	}{
+		{1, func(r Report) bool { return r.Changed == 1 && r.Failed == 0 }},
+		{2, func(r Report) bool { return r.Unchanged == 1 && r.NotModified == 1 && r.Failed == 0 }},
+		{4, func(r Report) bool { return r.Errors == 1 && r.Failed == 1 && r.StillBroken == 0 }},
+	}
+	for _, rc := range reports {
+		if r, err := d.ChangeReport(ctx, id, rc.cycle); err != nil || !rc.check(r) {
+			t.Errorf("change report of cycle %d: %+v, %v", rc.cycle, r, err)
+		}
+	}
 	if h := hist[1]; h.WordsAdded != 1 || h.WordsRemoved != 1 || !h.Changed {
 		t.Errorf("first change: %+v; want one word in, one out", h)
 	}

@@ -236,6 +236,28 @@ func (d *DB) CommandRobot(ctx context.Context, crawlID int64, id, command string
 	return d.announce(ctx, crawlID)
 }
 
+// CommandAll gives every robot of a crawl a command (robot.CommandRun,
+// CommandPause or CommandStop), the rest of the crawl's control kept; it
+// outweighs what one robot was told before, and is announced.
+func (d *DB) CommandAll(ctx context.Context, crawlID int64, command string) error {
+	if err := d.needPG("control robots"); err != nil {
+		return err
+	}
+	c, err := d.Control(ctx, crawlID)
+	if err != nil {
+		return err
+	}
+	c.Command = command
+	if err := d.SetControl(ctx, crawlID, c); err != nil {
+		return err
+	}
+	_, err = d.w.ExecContext(ctx, `UPDATE robots SET command = '' WHERE crawl_id = ? AND command <> ''`, crawlID)
+	if err != nil {
+		return wrap(err, "command the robots of crawl %d", crawlID)
+	}
+	return d.announce(ctx, crawlID)
+}
+
 // announce tells the listening robots that the control changed.
 func (d *DB) announce(ctx context.Context, crawlID int64) error {
 	_, err := d.w.ExecContext(ctx, `SELECT pg_notify(?, ?)`, controlChannel, fmt.Sprint(crawlID))

@@ -64,7 +64,6 @@ func (h *harness) dialogSays(text string) bool {
 	return found
 }
 
-// press taps the button labelled text in the top dialog.
 // dismissResumeOffer waits for the window's offer to resume an
 // unfinished crawl and answers Not now.
 func (h *harness) dismissResumeOffer() {
@@ -73,6 +72,7 @@ func (h *harness) dismissResumeOffer() {
 	h.press("Not now")
 }
 
+// press taps the button labelled text in the top dialog.
 func (h *harness) press(text string) {
 	h.t.Helper()
 	var btn *widget.Button

@@ -35,6 +35,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/trawler/trawler/assets"
+	"github.com/trawler/trawler/crawl/robot"
 	"github.com/trawler/trawler/crawl/secret"
 	"github.com/trawler/trawler/db"
 	"github.com/trawler/trawler/gui/runner"
@@ -83,6 +84,10 @@ type Options struct {
 	// secret.Recall and secret.Remember when nil. Tests keep their own.
 	Recall   func(host, user string) (string, error)
 	Remember func(host, user, password string) error
+	// StartRobot starts one robot process for a crawl of the database at
+	// url (without its password; the process gets it another way);
+	// startRobotProcess when nil. Tests start them in-process.
+	StartRobot func(url, password string, crawlID int64) error
 }
 
 // UI is the main window and what it shows. Its fields belong to the UI
@@ -110,6 +115,9 @@ type UI struct {
 	crawls   *crawlsScreen
 	changes  *changesScreen
 	gateway  *gatewayScreen
+	robots   *robotsScreen
+
+	server struct{ url, password string } // the PostgreSQL server connected to; the password stays in memory
 }
 
 // Run opens the window on the database at dbPath (db.DefaultPath() when
@@ -151,6 +159,10 @@ func (ui *UI) openInitial(path string) error {
 		}
 		path = p
 	}
+	if db.IsServerURL(path) {
+		ui.connect(path, "", false)
+		return nil
+	}
 	d, err := db.Open(path)
 	if err != nil {
 		return err
@@ -174,6 +186,9 @@ func New(a fyne.App, w fyne.Window, d *db.DB, opts Options) *UI {
 	if opts.Remember == nil {
 		opts.Remember = secret.Remember
 	}
+	if opts.StartRobot == nil {
+		opts.StartRobot = startRobotProcess
+	}
 	if opts.Poll == 0 {
 		opts.Poll = 50 * time.Millisecond
 	}
@@ -184,6 +199,7 @@ func New(a fyne.App, w fyne.Window, d *db.DB, opts Options) *UI {
 	ui.crawls = newCrawlsScreen(ui)
 	ui.changes = newChangesScreen(ui)
 	ui.gateway = newGatewayScreen(ui)
+	ui.robots = newRobotsScreen(ui)
 	ui.tabs = container.NewAppTabs(
 		container.NewTabItem("New crawl", ui.newCrawl.content),
 		container.NewTabItem("Live", ui.live.content),
@@ -191,11 +207,13 @@ func New(a fyne.App, w fyne.Window, d *db.DB, opts Options) *UI {
 		container.NewTabItem("Crawls", ui.crawls.content),
 		container.NewTabItem("Changes", ui.changes.content),
 		container.NewTabItem("Gateway", ui.gateway.content),
+		container.NewTabItem("Robots", ui.robots.content),
 	)
 	ui.tabs.OnSelected = func(t *container.TabItem) {
 		if t.Content == ui.gateway.content {
 			ui.gateway.lists.reload()
 		}
+		ui.robots.follow(t.Content == ui.robots.content)
 	}
 	w.SetContent(ui.tabs)
 	ui.installMenu()
@@ -247,9 +265,11 @@ func (ui *UI) SetDB(d *db.DB) {
 		}
 	}
 	ui.d = d
+	ui.server.url, ui.server.password = "", "" // connectDialog sets them for a server it opened
 	ui.crawl, ui.name = 0, ""
 	ui.results.setCrawl(0)
 	ui.changes.setCrawl(0)
+	ui.robots.reload()
 	ui.crawls.reload()
 	ui.updateTitle()
 	ui.newCrawl.check() // Start depends on an open database
@@ -263,6 +283,7 @@ func (ui *UI) openCrawl(id int64, name string) {
 	ui.crawl, ui.name = id, name
 	ui.results.setCrawl(id)
 	ui.changes.setCrawl(id)
+	ui.robots.reload()
 	ui.updateTitle()
 }
 
@@ -270,6 +291,8 @@ func (ui *UI) updateTitle() {
 	switch {
 	case ui.name != "":
 		ui.win.SetTitle(ui.name + " — Trawler")
+	case ui.d != nil && ui.d.Postgres():
+		ui.win.SetTitle(ui.d.Path() + " — Trawler")
 	case ui.d != nil:
 		ui.win.SetTitle(filepath.Base(ui.d.Path()) + " — Trawler")
 	default:
@@ -284,6 +307,7 @@ func (ui *UI) running() bool { return ui.session != nil }
 func (ui *UI) shutdown() int {
 	code := 0
 	ui.gateway.shutdown()
+	ui.robots.follow(false)
 	if ui.session != nil {
 		ui.session.Stop()
 		if err := ui.session.Wait(); err != nil {
@@ -305,9 +329,19 @@ func (ui *UI) shutdown() int {
 // command line picks it, and offers to resume it when it did not finish.
 func (ui *UI) openLatest() {
 	d := ui.d
-	background(ui, func() (db.CrawlInfo, error) {
-		return d.LatestCrawl(context.Background())
-	}, func(c db.CrawlInfo, err error) {
+	type latest struct {
+		c      db.CrawlInfo
+		robots bool // robots work it now (PostgreSQL): it is not interrupted
+	}
+	background(ui, func() (latest, error) {
+		ctx := context.Background()
+		c, err := d.LatestCrawl(ctx)
+		if err != nil {
+			return latest{}, err
+		}
+		list, err := d.Robots(ctx, c.ID)
+		return latest{c, err == nil && robot.OthersWorking(list, "", time.Now())}, nil
+	}, func(l latest, err error) {
 		if ui.d != d || ui.crawl != 0 || ui.running() {
 			return // another database, crawl or run came first
 		}
@@ -318,10 +352,15 @@ func (ui *UI) openLatest() {
 			ui.showError(fmt.Errorf("open the latest crawl: %w", err))
 			return
 		}
-		ui.openCrawl(c.ID, c.Name)
-		ui.tabs.SelectIndex(tabResults)
-		if c.State != db.StateDone {
-			ui.offerResume(c)
+		ui.openCrawl(l.c.ID, l.c.Name)
+		switch {
+		case l.robots:
+			ui.tabs.SelectIndex(tabRobots)
+		case l.c.State != db.StateDone:
+			ui.tabs.SelectIndex(tabResults)
+			ui.offerResume(l.c)
+		default:
+			ui.tabs.SelectIndex(tabResults)
 		}
 	})
 }

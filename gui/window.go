@@ -25,6 +25,7 @@ const (
 	tabCrawls
 	tabChanges
 	tabGateway
+	tabRobots
 )
 
 // shortcut returns Ctrl (Cmd on macOS) + key.
@@ -53,6 +54,7 @@ func (ui *UI) actions() []struct {
 		{fyne.Key4, func() { ui.tabs.SelectIndex(tabCrawls) }},
 		{fyne.Key5, func() { ui.tabs.SelectIndex(tabChanges) }},
 		{fyne.Key6, func() { ui.tabs.SelectIndex(tabGateway) }},
+		{fyne.Key7, func() { ui.tabs.SelectIndex(tabRobots) }},
 	}
 }
 
@@ -71,6 +73,7 @@ func (ui *UI) installMenu() {
 		fyne.NewMenuItemSeparator(),
 		item("Open database…", fyne.KeyO, ui.openDatabaseDialog),
 		item("New database…", "", ui.newDatabaseDialog),
+		item("Connect to server…", "", ui.connectDialog),
 		fyne.NewMenuItemSeparator(),
 		item("Export CSV…", fyne.KeyE, ui.exportDialog),
 		fyne.NewMenuItemSeparator(),
@@ -83,6 +86,7 @@ func (ui *UI) installMenu() {
 		item("Crawls", fyne.Key4, func() { ui.tabs.SelectIndex(tabCrawls) }),
 		item("Changes", fyne.Key5, func() { ui.tabs.SelectIndex(tabChanges) }),
 		item("Gateway", fyne.Key6, func() { ui.tabs.SelectIndex(tabGateway) }),
+		item("Robots", fyne.Key7, func() { ui.tabs.SelectIndex(tabRobots) }),
 		fyne.NewMenuItemSeparator(),
 		item("Search results", fyne.KeyF, func() { ui.results.focusSearch() }),
 	)

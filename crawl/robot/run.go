@@ -140,7 +140,7 @@ func (r *runner) beat(ctx context.Context) bool {
 	for i, h := range hs {
 		keep[i] = HostKeep{Host: h.Host, Keep: h.Waiting+h.InFlight > 0, Next: h.NextAllowed}
 	}
-	c, err := r.st.Beat(ctx, Status{At: at, State: string(p.State), Pages: p.Fetched(), Errors: p.Errors,
+	c, err := r.st.Beat(ctx, Status{At: at, State: string(p.State), Pages: p.RunFetched, Errors: p.Errors,
 		Rate: p.PagesPerSec, Threads: p.Workers}, keep)
 	if err != nil {
 		if ctx.Err() == nil {

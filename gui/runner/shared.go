@@ -26,18 +26,12 @@ func newCrawler(d *db.DB, id int64, cfg crawl.Config, log *slog.Logger) (Crawler
 	return robot.Join(st, cfg, robot.Config{Info: robot.Info{Version: Version}, Logger: log})
 }
 
-// command sets the crawl's command for all its robots, keeping the rest of
-// its control.
+// command gives every robot of the crawl a command.
 func (s *Session) command(cmd string) {
 	go func() { // off the caller's goroutine: the database may be far away
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		c, err := s.d.Control(ctx, s.ID)
-		if err == nil {
-			c.Command = cmd
-			err = s.d.SetControl(ctx, s.ID, c)
-		}
-		if err != nil {
+		if err := s.d.CommandAll(ctx, s.ID, cmd); err != nil {
 			s.logger.Error("the robots' command could not be set", "command", cmd, "err", err)
 		}
 	}()

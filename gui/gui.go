@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -118,6 +119,8 @@ type UI struct {
 	robots   *robotsScreen
 
 	server struct{ url, password string } // the PostgreSQL server connected to; the password stays in memory
+
+	pending atomic.Int64 // background reads whose results have not been shown yet
 }
 
 // Run opens the window on the database at dbPath (db.DefaultPath() when
@@ -239,9 +242,13 @@ func (ui *UI) do(f func()) { ui.opts.Do(f) }
 // background runs work on its own goroutine and then done with its result
 // on the UI goroutine.
 func background[T any](ui *UI, work func() (T, error), done func(T, error)) {
+	ui.pending.Add(1)
 	go func() {
 		v, err := work()
-		ui.do(func() { done(v, err) })
+		ui.do(func() {
+			defer ui.pending.Add(-1)
+			done(v, err)
+		})
 	}()
 }
 
@@ -329,6 +336,7 @@ func (ui *UI) shutdown() int {
 // command line picks it, and offers to resume it when it did not finish.
 func (ui *UI) openLatest() {
 	d := ui.d
+	tab := ui.tabs.SelectedIndex() // a tab the user picks meanwhile stays picked
 	type latest struct {
 		c      db.CrawlInfo
 		robots bool // robots work it now (PostgreSQL): it is not interrupted
@@ -354,6 +362,10 @@ func (ui *UI) openLatest() {
 		}
 		ui.openCrawl(l.c.ID, l.c.Name)
 		switch {
+		case ui.tabs.SelectedIndex() != tab:
+			if l.c.State != db.StateDone && !l.robots {
+				ui.offerResume(l.c)
+			}
 		case l.robots:
 			ui.tabs.SelectIndex(tabRobots)
 		case l.c.State != db.StateDone:

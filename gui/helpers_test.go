@@ -104,16 +104,12 @@ func (h *harness) until(what string, cond func() bool) {
 	h.loop.Until(h.t, what, cond)
 }
 
-// settle runs the UI queue until background reads have come back.
+// settle runs the UI queue until background reads have come back and
+// been shown.
 func (h *harness) settle() {
-	for i := 0; i < 50; i++ {
-		if h.loop.Drain() == 0 {
-			time.Sleep(2 * time.Millisecond)
-			if h.loop.Drain() == 0 {
-				return
-			}
-		}
-	}
+	h.t.Helper()
+	h.until("the background reads", func() bool { return h.ui.pending.Load() == 0 })
+	h.loop.Drain()
 }
 
 // typeSeeds replaces the seeds box's text as a user would.

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -73,17 +75,23 @@ func (s *CrawlStore) LostPages() int64 {
 	return s.shared.lost.Load()
 }
 
-// sharedCandidates are waiting URLs a robot may claim: free or expired,
-// on a host it holds or, while it may take more hosts, on one free to take.
-const sharedCandidates = `
-SELECT u.id, u.host FROM urls u
-LEFT JOIN host_leases h ON h.crawl_id = u.crawl_id AND h.host = u.host
+// freeHosts walks the waiting URLs in claim order for hosts no robot
+// holds and none must wait for; takeHost is then the arbiter.
+const freeHosts = `
+SELECT u.host FROM urls u
 WHERE u.crawl_id = ?1 AND u.state = 0 AND (u.owner = '' OR u.lease_until < ?2)
-  AND (h.owner = ?3 AND h.lease_until >= ?2
-       OR ?4 > 0 AND (h.host IS NULL OR ((h.owner = '' OR h.lease_until < ?2) AND h.next_allowed_at <= ?2)))
+  AND NOT EXISTS (SELECT 1 FROM host_leases h WHERE h.crawl_id = u.crawl_id AND h.host = u.host
+      AND (h.owner <> '' AND h.lease_until >= ?2 OR h.next_allowed_at > ?2))
 ORDER BY u.priority DESC, u.depth %s, u.id %s
-LIMIT ?5
-FOR UPDATE OF u SKIP LOCKED`
+LIMIT ?3`
+
+// hostURLs are the first waiting URLs of one host, locked.
+const hostURLs = `
+SELECT id FROM urls
+WHERE crawl_id = ?1 AND host = ?2 AND state = 0 AND (owner = '' OR lease_until < ?3)
+ORDER BY priority DESC, depth %s, id %s
+LIMIT ?4
+FOR UPDATE SKIP LOCKED`
 
 // takeHost leases a host to a robot if it is free, expired, or its own.
 const takeHost = `
@@ -98,7 +106,10 @@ UPDATE urls SET owner = ?1, leased_at = ?2, lease_until = ?3
 WHERE id IN %s
 RETURNING id, url, fp, depth, parent, resource, revisit, priority`
 
-// claimShared leases up to n URLs to a robot, host by host.
+// claimShared leases up to n URLs to a robot, host by host: the hosts it
+// holds, and while it may take more, the first free ones in claim order.
+// Each step reads an index in claim order and stops (no sort of every
+// waiting URL), so a claim costs about the same at any crawl size.
 func (s *CrawlStore) claimShared(ctx context.Context, owner string, n int, order crawl.Strategy) ([]crawl.Item, error) {
 	dir := "ASC"
 	if order == crawl.DFS {
@@ -109,22 +120,18 @@ func (s *CrawlStore) claimShared(ctx context.Context, owner string, n int, order
 		if err != nil {
 			return nil, err
 		}
-		room := s.shared.maxHosts.Load() - int64(len(held))
-		rows, err := tx.QueryContext(ctx, fmt.Sprintf(sharedCandidates, dir, dir), s.id, now, owner, room, n)
-		if err != nil {
-			return nil, wrap(err, "claim urls")
-		}
-		byHost, hosts, err := idsByHost(rows)
-		if err != nil {
-			return nil, err
+		hosts := slices.Collect(maps.Keys(held))
+		if room := int(s.shared.maxHosts.Load()) - len(held); room > 0 {
+			more, err := s.freeHosts(ctx, tx, now, room, 8*n, dir)
+			if err != nil {
+				return nil, err
+			}
+			hosts = append(hosts, more...)
 		}
 		sort.Strings(hosts) // host leases are taken in one order by every robot
-		var ids []int64
 		until := now + int64(s.shared.lease)
+		var ids []int64
 		for _, h := range hosts {
-			if !held[h] && room <= 0 {
-				continue
-			}
 			// A held host's lease is renewed with its URLs' (a beat that
 			// read the robot's hosts before this claim must not hand it
 			// on); a free one is taken; either fails if it changed hands.
@@ -135,10 +142,13 @@ func (s *CrawlStore) claimShared(ctx context.Context, owner string, n int, order
 			if !ok {
 				continue
 			}
-			if !held[h] {
-				room--
+			got, err := lockHostURLs(ctx, tx, fmt.Sprintf(hostURLs, dir, dir), s.id, h, now, n-len(ids))
+			if err != nil {
+				return nil, err
 			}
-			ids = append(ids, byHost[h]...)
+			if ids = append(ids, got...); len(ids) >= n {
+				break
+			}
 		}
 		if len(ids) == 0 {
 			return nil, nil
@@ -147,6 +157,45 @@ func (s *CrawlStore) claimShared(ctx context.Context, owner string, n int, order
 		sort.Slice(got, func(i, j int) bool { return got[i].id < got[j].id })
 		return got, err
 	})
+}
+
+// freeHosts returns up to room hosts that have waiting URLs and that no
+// robot holds, in claim order, reading at most scan URLs.
+func (s *CrawlStore) freeHosts(ctx context.Context, tx *sql.Tx, now int64, room, scan int, dir string) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, fmt.Sprintf(freeHosts, dir, dir), s.id, now, scan)
+	if err != nil {
+		return nil, wrap(err, "find free hosts")
+	}
+	defer rows.Close()
+	var hosts []string
+	for rows.Next() && len(hosts) < room {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, wrap(err, "find free hosts")
+		}
+		if !slices.Contains(hosts, h) {
+			hosts = append(hosts, h)
+		}
+	}
+	return hosts, wrap(rows.Err(), "find free hosts")
+}
+
+// lockHostURLs locks up to n waiting URLs of one host.
+func lockHostURLs(ctx context.Context, tx *sql.Tx, query string, crawlID int64, host string, now int64, n int) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, query, crawlID, host, now, n)
+	if err != nil {
+		return nil, wrap(err, "claim urls of %s", host)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, wrap(err, "claim urls of %s", host)
+		}
+		ids = append(ids, id)
+	}
+	return ids, wrap(rows.Err(), "claim urls of %s", host)
 }
 
 // heldHosts are the hosts whose live lease a robot holds.
@@ -166,25 +215,6 @@ func heldHosts(ctx context.Context, tx *sql.Tx, crawlID int64, owner string, now
 		held[h] = true
 	}
 	return held, wrap(rows.Err(), "read held hosts")
-}
-
-// idsByHost reads candidate rows, grouped by host in their first order.
-func idsByHost(rows *sql.Rows) (map[string][]int64, []string, error) {
-	defer rows.Close()
-	byHost := map[string][]int64{}
-	var hosts []string
-	for rows.Next() {
-		var id int64
-		var h string
-		if err := rows.Scan(&id, &h); err != nil {
-			return nil, nil, wrap(err, "claim urls: read")
-		}
-		if _, ok := byHost[h]; !ok {
-			hosts = append(hosts, h)
-		}
-		byHost[h] = append(byHost[h], id)
-	}
-	return byHost, hosts, wrap(rows.Err(), "claim urls: read")
 }
 
 func takeHostLease(ctx context.Context, tx *sql.Tx, crawlID int64, host, owner string, until, now int64) (bool, error) {

@@ -51,9 +51,10 @@ type Robot struct {
 	st        Store
 	newEngine func() (*crawl.Engine, error)
 
-	mu      sync.Mutex
-	e       *crawl.Engine
-	stopped bool
+	mu       sync.Mutex
+	e        *crawl.Engine
+	stopped  bool
+	stopping chan struct{} // closed by Stop, to end a wait for the database
 }
 
 // New prepares a robot; newEngine makes an engine with crawl.Shared over
@@ -71,7 +72,10 @@ func New(cfg Config, newEngine func() (*crawl.Engine, error), st Store) (*Robot,
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Robot{cfg: cfg, st: st, newEngine: newEngine}, nil
+	if cfg.Outage == 0 {
+		cfg.Outage = DefaultOutage
+	}
+	return &Robot{cfg: cfg, st: st, newEngine: newEngine, stopping: make(chan struct{})}, nil
 }
 
 // ID is the robot's name in its crawl.
@@ -111,6 +115,9 @@ func (r *Robot) Progress() crawl.Progress {
 // Stop stops the robot as its control's stop would.
 func (r *Robot) Stop() {
 	r.mu.Lock()
+	if !r.stopped {
+		close(r.stopping)
+	}
 	r.stopped = true
 	e := r.e
 	r.mu.Unlock()

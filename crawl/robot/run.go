@@ -34,6 +34,7 @@ type Config struct {
 	Info                    // ID is required; Owner, Started and Threads are filled in by Run
 	Beat   time.Duration    // between two beats; default DefaultBeat
 	Lease  time.Duration    // how long the store's leases last without a beat; default DefaultLease
+	Outage time.Duration    // how long it keeps trying while the database fails; default DefaultOutage, negative: not at all
 	Logger *slog.Logger     // nil: none
 	Limits HostsLimiter     // nil: none
 	Tick   <-chan time.Time // tests drive the beats; nil: a ticker of Beat
@@ -43,12 +44,21 @@ type Config struct {
 const (
 	DefaultBeat  = time.Second      // how often a robot reports and reads its control when no notice comes first
 	DefaultLease = 15 * time.Second // how long its leases last without a beat
+
+	// DefaultOutage outlasts a database restart or a failover, not a
+	// database that is gone: then the robot gives up with the error.
+	DefaultOutage = 5 * time.Minute
 )
 
 // Run registers the robot, runs its engine and follows the control until
 // the crawl ends, the robot is told to stop or ctx ends. It returns the
 // engine's error, or the store's if the robot could not register.
+//
+// A robot whose database fails (a restart, a failover, the network) starts
+// afresh with a new engine once it is back, for up to Config.Outage: what
+// it had fetched and not stored is fetched again, by it or another robot.
 func (r *Robot) Run(ctx context.Context) error {
+	var failing time.Time // since when the database has failed, zero while it works
 	for {
 		e, err := r.newEngine()
 		if err != nil {
@@ -61,25 +71,46 @@ func (r *Robot) Run(ctx context.Context) error {
 		if stopped {
 			e.Stop()
 		}
-		lost, err := r.runOnce(ctx, e)
+		lost, joined, err := r.runOnce(ctx, e)
 		r.mu.Lock()
 		stopped = r.stopped
 		r.mu.Unlock()
-		if lost && err == nil && !stopped && ctx.Err() == nil {
+		if stopped || ctx.Err() != nil {
+			return err
+		}
+		if err == nil && lost {
 			r.cfg.Logger.Warn("robot: its leases ran out (stalled or cut off); it starts afresh", "robot", r.cfg.ID)
 			continue
 		}
-		return err
+		if err == nil || r.cfg.Outage < 0 {
+			return err
+		}
+		if joined || failing.IsZero() {
+			failing = time.Now()
+		}
+		wait := min(time.Second<<min(int(time.Since(failing)/(5*time.Second)), 4), 15*time.Second)
+		if time.Since(failing)+wait > r.cfg.Outage {
+			return err
+		}
+		r.cfg.Logger.Warn("robot: the database failed; it tries again", "robot", r.cfg.ID, "in", wait, "err", err)
+		select {
+		case <-ctx.Done():
+			return err
+		case <-r.stopping:
+			return err
+		case <-time.After(wait):
+		}
 	}
 }
 
-// runOnce runs one engine; lost reports that its leases ran out.
-func (r *Robot) runOnce(ctx context.Context, e *crawl.Engine) (lost bool, err error) {
+// runOnce runs one engine; lost reports that its leases ran out, joined
+// that it registered.
+func (r *Robot) runOnce(ctx context.Context, e *crawl.Engine) (lost, joined bool, err error) {
 	threads, perHost, _ := e.Settings()
 	info := r.cfg.Info
 	info.Owner, info.Started, info.Threads = e.Owner(), time.Now(), threads
 	if err := r.st.Register(ctx, info); err != nil {
-		return false, fmt.Errorf("robot %s: %w", r.cfg.ID, err)
+		return false, false, fmt.Errorf("robot %s: %w", r.cfg.ID, err)
 	}
 	ru := &runner{cfg: r.cfg, e: e, st: r.st, applied: Control{Version: -1}, lastOK: time.Now()}
 	ru.limit(threads, perHost)
@@ -89,7 +120,7 @@ func (r *Robot) runOnce(ctx context.Context, e *crawl.Engine) (lost bool, err er
 	done := make(chan error, 1)
 	go func() { done <- e.Run(runCtx) }()
 	err = ru.follow(runCtx, done)
-	return ru.lost, err
+	return ru.lost, true, err
 }
 
 // runner is a running engine's state between beats.
@@ -122,7 +153,11 @@ func (r *runner) follow(ctx context.Context, done <-chan error) error {
 				r.finish(err)
 			}
 			return err
-		case <-notes:
+		case _, ok := <-notes:
+			if !ok { // the listening connection broke: beats carry on alone
+				notes = nil
+				r.cfg.Logger.Warn("robot: notifications stopped; the control is read at each beat")
+			}
 		case <-tick:
 		}
 		if r.beat(ctx) {

@@ -35,8 +35,12 @@ func runBench(args []string, s IO) int {
 	if len(args) > 0 && args[0] == "urlfilter" {
 		return runBenchURLFilter(args[1:], s)
 	}
+	if len(args) > 0 && args[0] == "robots" {
+		return runBenchRobots(args[1:], s)
+	}
 	fs := newFlagSet("bench", s, `Usage: trawler bench [flags]
        trawler bench urlfilter [--entries N] [--buckets N] [--lookups N]
+       trawler bench robots --db postgres://… [--robots 1,2,3]
 
 Serves a synthetic site with a deterministic link graph on 127.0.0.1 and
 crawls it once per thread count into a temporary database, printing seconds,
@@ -44,7 +48,8 @@ URLs visited (fetched), pages downloaded (2xx), pages/s, allocations per page
 and the peak resident memory of the process.
 
 "trawler bench urlfilter" re-runs paper 002's URL-filter experiment instead
-(see "trawler bench urlfilter --help").`)
+(see "trawler bench urlfilter --help"), and "trawler bench robots" crawls
+with several robot processes on PostgreSQL (paper 003).`)
 	pages := fs.Int("pages", 5000, "pages in the synthetic site")
 	degree := fs.Int("out-degree", 10, "links per page")
 	latency := fs.Duration("latency", 20*time.Millisecond, "delay before every response")

@@ -207,3 +207,14 @@ func pgCode(err error) string {
 	}
 	return ""
 }
+
+// ServerPID is the process ID of a PostgreSQL server process serving this
+// database, for measuring what the server spends (trawler bench robots).
+func (d *DB) ServerPID(ctx context.Context) (int, error) {
+	if !d.pg {
+		return 0, fmt.Errorf("%s is not a PostgreSQL database", d.path)
+	}
+	var pid int
+	err := d.w.QueryRowContext(ctx, `SELECT pg_backend_pid()`).Scan(&pid)
+	return pid, wrap(err, "read the server's process ID")
+}

@@ -2,14 +2,20 @@
 GO ?= go
 BIN := build/trawler
 
-.PHONY: run test build deps deps-test fmt-check vet gui-smoke bench clean
+.PHONY: run test build headless deps deps-test fmt-check vet gui-smoke bench clean
 
 run: deps
 	$(GO) run .
 
 build: deps
 	mkdir -p build
-	$(GO) build -o $(BIN) .
+	$(GO) build -buildvcs=auto -o $(BIN) .
+
+# Every command but the window: static, pure Go, no system packages needed
+# (servers, containers, robots). GOOS/GOARCH pick another platform.
+headless:
+	mkdir -p build
+	CGO_ENABLED=0 $(GO) build -tags nogui -buildvcs=auto -trimpath -o build/trawler-headless .
 
 deps:
 	@bash .ci/install-deps build

@@ -22,7 +22,8 @@ import (
 	"github.com/trawler/trawler/db/pgtest"
 )
 
-// binary builds trawler once for the tests that run it as processes.
+// binary is the headless trawler, built once for the tests that run it as
+// processes.
 var binary struct {
 	once sync.Once
 	path string
@@ -41,7 +42,10 @@ func trawlerBinary(t *testing.T) string {
 			return
 		}
 		binary.path = filepath.Join(dir, "trawler")
-		out, err := exec.Command("go", "build", "-o", binary.path, ".").CombinedOutput()
+		// The headless build: what robots and servers run, and no cgo to build.
+		cmd := exec.Command("go", "build", "-tags", "nogui", "-o", binary.path, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		out, err := cmd.CombinedOutput()
 		if err != nil {
 			binary.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}

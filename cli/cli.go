@@ -61,6 +61,7 @@ func Main(args []string, s IO) int {
 		if OpenWindow != nil {
 			return OpenWindow("")
 		}
+		fmt.Fprintln(s.Err, "This trawler has no window (a headless build, -tags nogui): it runs the commands below.")
 		printHelp(s.Out)
 		return ExitOK
 	}
@@ -75,7 +76,7 @@ func Main(args []string, s IO) int {
 		printHelp(s.Out)
 		return ExitOK
 	case "version", "--version":
-		fmt.Fprintln(s.Out, "trawler", Version)
+		fmt.Fprintln(s.Out, versionText())
 		return ExitOK
 	}
 	c, ok := commands[name]

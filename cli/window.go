@@ -21,7 +21,7 @@ func runWindow(args []string, s IO) int {
 		return fail(s, "window", usagef("unexpected argument %q", fs.Arg(0)))
 	}
 	if OpenWindow == nil {
-		return fail(s, "window", usagef("this trawler was built without the window"))
+		return fail(s, "window", usagef("this trawler has no window (a headless build, -tags nogui); run the window from a desktop build"))
 	}
 	return OpenWindow(*dbPath)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/cputime"
 	"github.com/trawler/trawler/crawl/testsite"
 	"github.com/trawler/trawler/db"
 )
@@ -129,7 +130,7 @@ func benchRobotsOnce(d *db.DB, url string, c crawl.Config, n int) (robotsRow, er
 	}
 	server := serverCPU(ctx, d)
 	dbBefore, measured := server()
-	selfBefore := selfCPU()
+	selfBefore := cputime.Self()
 	start := time.Now()
 	cmds := make([]*exec.Cmd, n)
 	for i := range cmds {
@@ -149,7 +150,7 @@ func benchRobotsOnce(d *db.DB, url string, c crawl.Config, n int) (robotsRow, er
 		r.robotCPU += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	r.seconds = time.Since(start).Seconds()
-	r.selfCPU = selfCPU() - selfBefore
+	r.selfCPU = cputime.Self() - selfBefore
 	if dbAfter, ok := server(); ok && measured {
 		r.dbCPU, r.dbMeasured = dbAfter-dbBefore, true
 	}
@@ -162,15 +163,6 @@ func benchRobotsOnce(d *db.DB, url string, c crawl.Config, n int) (robotsRow, er
 	}
 	r.pages = info.Pages
 	return r, nil
-}
-
-// selfCPU is the CPU time this process has used, 0 where /proc is missing.
-func selfCPU() time.Duration {
-	f, ok := procStat(os.Getpid())
-	if !ok {
-		return 0
-	}
-	return ticks(f, 11, 12)
 }
 
 // serverCPU returns a reader of the CPU time the database server's

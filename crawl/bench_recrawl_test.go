@@ -5,11 +5,11 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/cputime"
 	"github.com/trawler/trawler/crawl/fetch"
 	"github.com/trawler/trawler/crawl/neardup"
 	"github.com/trawler/trawler/crawl/parse"
@@ -84,11 +84,11 @@ func BenchmarkCrawlNearDup(b *testing.B) {
 				srv := httptest.NewServer(site)
 				h := benchHarness(b, srv.URL+"/", on)
 				peakmem.Reset()
-				before := cpuTime()
+				before := cputime.Self()
 				b.StartTimer()
 				p := h.run(b)
 				b.StopTimer()
-				cpu += cpuTime() - before
+				cpu += cputime.Self() - before
 				rss = max(rss, peakmem.Peak())
 				srv.Close()
 				if p.Done != benchPages {
@@ -185,13 +185,4 @@ func (h *benchCrawl) run(b *testing.B) crawl.Progress {
 		b.Fatal(err)
 	}
 	return e.Progress()
-}
-
-// cpuTime is the user and system CPU time of the process so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -6,11 +6,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/cputime"
 	"github.com/trawler/trawler/crawl/rabin"
 )
 
@@ -23,7 +23,7 @@ func BenchmarkApplyNew(b *testing.B) {
 	s := mustCrawl(b, d, "http://127.0.0.1/")
 	const batch = 1000
 	n := 0
-	cpu := startCPU()
+	cpu := cputime.Since()
 	b.ResetTimer()
 	for b.Loop() {
 		bt := &crawl.Batch{New: make([]crawl.Item, batch)}
@@ -64,7 +64,7 @@ func benchPages(b *testing.B, withNew bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	n := 0
-	cpu := startCPU()
+	cpu := cputime.Since()
 	b.ResetTimer()
 	for b.Loop() {
 		bt := &crawl.Batch{}
@@ -92,21 +92,6 @@ func benchPages(b *testing.B, withNew bool) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "pages/s")
 	b.ReportMetric(float64(n)/cpu().Seconds(), "pages/cpu-s")
-}
-
-// startCPU returns a function that tells the CPU time (user and system)
-// the process has used since: on a shared machine it varies less than
-// wall time. It counts every core, so it is the cost, not the speed.
-func startCPU() func() time.Duration {
-	used := func() time.Duration {
-		var ru syscall.Rusage
-		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-			return 0
-		}
-		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
-	start := used()
-	return func() time.Duration { return used() - start }
 }
 
 // BenchmarkClaim measures leasing waiting URLs in windows of 1,000.

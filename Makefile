@@ -24,6 +24,10 @@ deps:
 deps-package:
 	@bash .ci/install-deps package
 
+# fyne package rewrites FyneApp.toml (drops its comments, counts builds):
+# this runs it and puts the file back, so a build leaves the tree clean.
+FYNE_KEEPS_TOML = bash .ci/keep-file FyneApp.toml
+
 # Desktop packages, with the Fyne tool pinned in go.mod (go tool fyne) and
 # FyneApp.toml's name, ID, version and icon. The macOS .app needs a Mac:
 # .github/workflows/release.yml builds all three on a tagged release.
@@ -33,7 +37,7 @@ package: package-linux package-windows
 # and a Makefile; unpack it and run make user-install (no root needed).
 package-linux: deps
 	mkdir -p dist
-	$(GO) tool fyne package -os linux -release
+	$(FYNE_KEEPS_TOML) $(GO) tool fyne package -os linux -release
 	bash .ci/repack-linux Trawler.tar.xz dist/trawler-linux-amd64.tar.xz
 
 # dist/trawler-windows-amd64.exe: a GUI-subsystem program with its icon and
@@ -43,7 +47,8 @@ package-linux: deps
 package-windows: deps-package
 	mkdir -p dist
 	$(GO) build -o build/fyne fyne.io/tools/cmd/fyne # for Linux: CC below is for the .exe
-	CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 CGO_LDFLAGS="-O2 -g -l:libssp.a" build/fyne package -os windows -release
+	$(FYNE_KEEPS_TOML) env CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 CGO_LDFLAGS="-O2 -g -l:libssp.a" \
+		build/fyne package -os windows -release
 	mv Trawler.exe dist/trawler-windows-amd64.exe
 
 # Installs the Linux package for this user: ~/.local/bin, the menu entry

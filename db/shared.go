@@ -130,6 +130,10 @@ func (s *CrawlStore) claimShared(ctx context.Context, owner string, n int, order
 		}
 		sort.Strings(hosts) // host leases are taken in one order by every robot
 		until := now + int64(s.shared.lease)
+		// Each host gets its share of the claim: a claim filled from one
+		// host would leave the robot's other threads idle behind that
+		// host's per-host limit until the next claim.
+		share := max(1, (n+len(hosts)-1)/max(len(hosts), 1))
 		var ids []int64
 		for _, h := range hosts {
 			// A held host's lease is renewed with its URLs' (a beat that
@@ -142,7 +146,7 @@ func (s *CrawlStore) claimShared(ctx context.Context, owner string, n int, order
 			if !ok {
 				continue
 			}
-			got, err := lockHostURLs(ctx, tx, fmt.Sprintf(hostURLs, dir, dir), s.id, h, now, n-len(ids))
+			got, err := lockHostURLs(ctx, tx, fmt.Sprintf(hostURLs, dir, dir), s.id, h, now, min(share, n-len(ids)))
 			if err != nil {
 				return nil, err
 			}

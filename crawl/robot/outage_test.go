@@ -29,16 +29,23 @@ type cable struct {
 	conns []net.Conn
 }
 
-func newCable(t *testing.T, target string) *cable {
+// newCable starts a cable to the server of the postgres:// URL u and
+// returns it with u rewritten to go through it.
+func newCable(t *testing.T, u string) (*cable, string) {
 	t.Helper()
+	p, err := url.Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &cable{ln: ln, target: target}
+	c := &cable{ln: ln, target: p.Host}
 	t.Cleanup(func() { ln.Close(); c.setCut(true) })
 	go c.serve()
-	return c
+	p.Host = ln.Addr().String()
+	return c, p.String()
 }
 
 func (c *cable) serve() {
@@ -80,18 +87,6 @@ func (c *cable) setCut(cut bool) {
 	}
 }
 
-// through returns u with its host replaced by the cable's.
-func (c *cable) through(t *testing.T, u string) string {
-	t.Helper()
-	p, err := url.Parse(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.target = p.Host
-	p.Host = c.ln.Addr().String()
-	return p.String()
-}
-
 // TestRobotOutlastsOutage: the database goes away for a few seconds in
 // the middle of a crawl (every connection cut, new ones refused); the
 // robot waits, starts afresh when it is back, and finishes the crawl with
@@ -99,8 +94,7 @@ func (c *cable) through(t *testing.T, u string) string {
 func TestRobotOutlastsOutage(t *testing.T) {
 	site := &testsite.Site{Pages: 200, OutDegree: 4, Latency: 20 * time.Millisecond}
 	direct := pgtest.URL(t)
-	cab := newCable(t, "")
-	u := cab.through(t, direct)
+	cab, u := newCable(t, direct)
 	d, err := db.Open(u)
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,7 @@
 GO ?= go
 BIN := build/trawler
 
-.PHONY: run test build headless package package-linux package-windows install deps deps-test deps-package fmt-check vet gui-smoke package-check bench clean
+.PHONY: run test build headless package package-linux package-windows install deps deps-test deps-package fmt-check vet gui-smoke package-check bench bench-peers clean
 
 run: deps
 	$(GO) run .
@@ -87,6 +87,12 @@ vet:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./crawl/...
+
+# Trawler against a Colly crawler on the same site, a process of its own
+# (bench/peers, a module of its own so Colly never becomes our dependency).
+bench-peers: headless
+	cd bench/peers && $(GO) build -o ../../build/peers-site ./site && $(GO) build -o ../../build/peers-colly ./colly
+	cd bench/peers && $(GO) run . -trawler ../../build/trawler-headless -site ../../build/peers-site -colly ../../build/peers-colly
 
 clean:
 	rm -rf build dist

@@ -36,7 +36,7 @@ type robotsRow struct {
 	pages               int64
 	robotCPU, dbCPU     time.Duration
 	selfCPU             time.Duration // this process: the site's servers
-	dbMeasured, stalled bool
+	dbMeasured bool // the server runs here, where /proc shows it
 }
 
 func runBenchRobots(args []string, s IO) int {

@@ -31,12 +31,12 @@ it runs on this machine). The crawls are deleted afterwards.`
 
 // robotsRow is one line of the robots bench table.
 type robotsRow struct {
-	robots              int
-	seconds             float64
-	pages               int64
-	robotCPU, dbCPU     time.Duration
-	selfCPU             time.Duration // this process: the site's servers
-	dbMeasured bool // the server runs here, where /proc shows it
+	robots          int
+	seconds         float64
+	pages           int64
+	robotCPU, dbCPU time.Duration
+	selfCPU         time.Duration // this process: the site's servers
+	dbMeasured      bool          // the server runs here, where /proc shows it
 }
 
 func runBenchRobots(args []string, s IO) int {

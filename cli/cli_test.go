@@ -78,6 +78,9 @@ func TestUsageErrors(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"nonsense"}, ExitUsage, "unknown command"},
+		{[]string{"bench", "robots", "--db", dbPath}, ExitUsage, "PostgreSQL"},
+		{[]string{"bench", "robots", "--db", "postgres://u@127.0.0.1:1/x", "--robots", "0"}, ExitUsage, "robots like 1,2,3"},
+		{[]string{"bench", "robots", "--db", "postgres://u@127.0.0.1:1/x", "--hosts", "0"}, ExitUsage, "hosts"},
 		{[]string{"crawl", "--db", dbPath}, ExitUsage, "seed"},
 		{[]string{"crawl", "--db", dbPath, "not a url"}, ExitUsage, "seeds"},
 		{[]string{"crawl", "--db", dbPath, "--depth", "-1", "http://127.0.0.1:1/"}, ExitUsage, "depth"},

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/trawler/trawler/crawl/cputime"
 )
 
 // table1URLs is the number of URLs in each run of paper 000, Table 1.
@@ -22,7 +24,7 @@ func TestTable1Collisions(t *testing.T) {
 	fps := make([]uint64, table1URLs)
 	var g urlGen
 
-	cpu0, wall0 := cpuSeconds(t), time.Now()
+	cpu0, wall0 := cputime.Self().Seconds(), time.Now()
 	var total int
 	for i := range uint32(table1URLs) {
 		u := g.url(i)
@@ -30,11 +32,11 @@ func TestTable1Collisions(t *testing.T) {
 		total += len(u)
 		fps[i] = Fingerprint(u)
 	}
-	cpu1, wall1 := cpuSeconds(t), time.Now()
+	cpu1, wall1 := cputime.Self().Seconds(), time.Now()
 	for i := range uint32(table1URLs) {
 		checkURL(t, i, g.url(i))
 	}
-	cpu2 := cpuSeconds(t)
+	cpu2 := cputime.Self().Seconds()
 	wall2 := time.Now()
 
 	slices.Sort(fps)
@@ -44,7 +46,7 @@ func TestTable1Collisions(t *testing.T) {
 			collisions++
 		}
 	}
-	cpu3, wall3 := cpuSeconds(t), time.Now()
+	cpu3, wall3 := cputime.Self().Seconds(), time.Now()
 
 	genCPU := cpu2 - cpu1
 	t.Logf("%d distinct URLs, %d bytes (mean %.1f B)", table1URLs, total, float64(total)/table1URLs)

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/trawler/trawler/crawl/cputime"
 )
 
 // Synthetic lists and pages for the benchmarks: Latin words, Latin
@@ -133,7 +135,7 @@ func BenchmarkScan(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			var hits int
-			cpu := cpuSeconds()
+			cpu := cputime.Self().Seconds()
 			for b.Loop() {
 				hits = len(s.Scan(Doc{Text: text}).Hits)
 			}
@@ -147,7 +149,7 @@ func BenchmarkScan(b *testing.B) {
 	b.Run("page20k", func(b *testing.B) {
 		b.SetBytes(int64(len(page.Text)))
 		b.ReportAllocs()
-		cpu := cpuSeconds()
+		cpu := cputime.Self().Seconds()
 		for b.Loop() {
 			s.Scan(page)
 		}
@@ -166,7 +168,7 @@ func BenchmarkNormalize(b *testing.B) {
 			var buf []byte
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
-			cpu := cpuSeconds()
+			cpu := cputime.Self().Seconds()
 			for b.Loop() {
 				buf = n.appendNorm(buf[:0], text)
 			}
@@ -175,7 +177,7 @@ func BenchmarkNormalize(b *testing.B) {
 		b.Run(kind+"-reference", func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
-			cpu := cpuSeconds()
+			cpu := cputime.Self().Seconds()
 			for b.Loop() {
 				refNormalize(text)
 			}
@@ -215,7 +217,7 @@ func BenchmarkCompile(b *testing.B) {
 // other load on a shared machine distorts. It must be called right after
 // the timed loop that started at start.
 func cpuRate(b *testing.B, start float64, bytes int64) {
-	if used := cpuSeconds() - start; used > 0 && bytes > 0 {
+	if used := cputime.Self().Seconds() - start; used > 0 && bytes > 0 {
 		b.ReportMetric(float64(bytes)*float64(b.N)/used/1e6, "MB/cpu-s")
 	}
 }

@@ -24,29 +24,35 @@ deps:
 deps-package:
 	@bash .ci/install-deps package
 
+# The Fyne tool at the version go.mod pins, built for this machine once (a
+# `go tool fyne` under the Windows build's CC would build the tool itself
+# with MinGW).
+build/fyne: go.mod go.sum
+	mkdir -p build
+	$(GO) build -o build/fyne fyne.io/tools/cmd/fyne
+
 # fyne package rewrites FyneApp.toml (drops its comments, counts builds):
 # this runs it and puts the file back, so a build leaves the tree clean.
 FYNE_KEEPS_TOML = bash .ci/keep-file FyneApp.toml
 
-# Desktop packages, with the Fyne tool pinned in go.mod (go tool fyne) and
+# Desktop packages, with the Fyne tool pinned in go.mod (a tool dependency) and
 # FyneApp.toml's name, ID, version and icon. The macOS .app needs a Mac:
 # .github/workflows/release.yml builds all three on a tagged release.
 package: package-linux package-windows
 
 # dist/trawler-linux-amd64.tar.xz: the binary, the .desktop file, the icon
 # and a Makefile; unpack it and run make user-install (no root needed).
-package-linux: deps
+package-linux: deps build/fyne
 	mkdir -p dist
-	$(FYNE_KEEPS_TOML) $(GO) tool fyne package -os linux -release
+	$(FYNE_KEEPS_TOML) build/fyne package -os linux -release
 	bash .ci/repack-linux Trawler.tar.xz dist/trawler-linux-amd64.tar.xz
 
 # dist/trawler-windows-amd64.exe: a GUI-subsystem program with its icon and
 # version resource; from a terminal its commands print there as usual.
 # GLFW's C code is built with stack protection, which MinGW-w64 keeps in
 # libssp: linked statically, so the .exe needs no extra DLL.
-package-windows: deps-package
+package-windows: deps-package build/fyne
 	mkdir -p dist
-	$(GO) build -o build/fyne fyne.io/tools/cmd/fyne # for Linux: CC below is for the .exe
 	$(FYNE_KEEPS_TOML) env CC=x86_64-w64-mingw32-gcc CGO_ENABLED=1 CGO_LDFLAGS="-O2 -g -l:libssp.a" \
 		build/fyne package -os windows -release
 	mv Trawler.exe dist/trawler-windows-amd64.exe

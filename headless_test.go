@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,34 +42,53 @@ func TestHeadlessBinary(t *testing.T) {
 	}
 
 	home := t.TempDir()
-	run := func(args ...string) (string, string) {
-		t.Helper()
-		cmd := exec.Command(bin, args...)
-		cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "DISPLAY=")
-		var out, errOut bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("trawler %s: %v\n%s", strings.Join(args, " "), err, errOut.String())
-		}
-		return out.String(), errOut.String()
-	}
+	run := trawlerRun(t, []string{"HOME=" + home, "XDG_CONFIG_HOME=" + home, "DISPLAY="}, bin)
 	out, errOut := run()
 	if !strings.Contains(errOut, "no window") || !strings.Contains(out, "crawl") {
 		t.Errorf("with no arguments: stderr %q, stdout %q; want a word on the missing window, then the help", errOut, out)
 	}
+	checkCrawlExport(t, run, 40, "--db", filepath.Join(t.TempDir(), "headless.db"))
+}
 
-	site := &testsite.Site{Pages: 40, OutDegree: 3}
+// trawlerRun returns a runner of trawler's command line: name and pre
+// come before the arguments (the binary, or wine and the .exe), env is
+// added to the test's. It returns standard output and error; the test
+// fails when the command does.
+func trawlerRun(t *testing.T, env []string, name string, pre ...string) func(args ...string) (stdout, stderr string) {
+	return func(args ...string) (string, string) {
+		t.Helper()
+		cmd := exec.Command(name, append(slices.Clone(pre), args...)...)
+		cmd.Env = append(os.Environ(), env...)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(append(slices.Clone(pre), args...), " "), err, errOut.String())
+		}
+		return out.String(), errOut.String()
+	}
+}
+
+// checkCrawlExport crawls a synthetic site of n pages on 127.0.0.1 with
+// run, into the database dbArgs names (none: the default one), and checks
+// that the CSV export holds each page once, with status 200.
+func checkCrawlExport(t *testing.T, run func(args ...string) (string, string), n int, dbArgs ...string) {
+	t.Helper()
+	site := &testsite.Site{Pages: n, OutDegree: 3}
 	srv := httptest.NewServer(site)
 	defer srv.Close()
-	dbPath := filepath.Join(t.TempDir(), "headless.db")
-	run("crawl", "--db", dbPath, "--depth", "10", "--quiet", srv.URL+"/")
-	csvText, _ := run("export", "--db", dbPath)
+	run(append([]string{"crawl", "--depth", "10", "--quiet", srv.URL + "/"}, dbArgs...)...)
+	csvText, _ := run(append([]string{"export"}, dbArgs...)...)
 	rows, err := csv.NewReader(strings.NewReader(csvText)).ReadAll()
 	if err != nil {
 		t.Fatalf("export: %v\n%s", err, csvText)
 	}
-	if len(rows) != site.Pages+1 || rows[0][0] != "url" {
-		t.Errorf("export has %d rows (header %v), want a header and %d pages", len(rows), rows[0], site.Pages)
+	if len(rows) != n+1 || rows[0][0] != "url" {
+		t.Fatalf("export has %d rows (header %v), want a header and %d pages", len(rows), rows[0], n)
+	}
+	for _, r := range rows[1:] {
+		if r[1] != "200" || !strings.HasPrefix(r[0], srv.URL+"/") {
+			t.Errorf("exported row %v, want a page of %s with status 200", r[:2], srv.URL)
+		}
 	}
 }
 

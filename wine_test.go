@@ -1,18 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"debug/pe"
-	"encoding/csv"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/trawler/trawler/crawl/testsite"
 )
 
 // TestWindowsExeUnderWine runs the Windows package's command line under
@@ -32,29 +27,15 @@ func TestWindowsExeUnderWine(t *testing.T) {
 		t.Fatalf("wine is missing (apt-get install wine wine64): %v", err)
 	}
 	prefix := newWinePrefix(t, wine)
-	run := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command(wine, append([]string{exe}, args...)...)
-		cmd.Env = append(os.Environ(), "WINEPREFIX="+prefix, "WINEDEBUG=-all", "DISPLAY=")
-		var out, errOut bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("wine trawler.exe %s: %v\n%s", strings.Join(args, " "), err, errOut.String())
-		}
-		return out.String()
-	}
+	run := trawlerRun(t, []string{"WINEPREFIX=" + prefix, "WINEDEBUG=-all", "DISPLAY="}, wine, exe)
 
-	if v := run("version"); !strings.Contains(v, "windows/amd64") || !strings.Contains(v, "window and command line") {
+	if v, _ := run("version"); !strings.Contains(v, "windows/amd64") || !strings.Contains(v, "window and command line") {
 		t.Errorf("version says %q, want the desktop build for windows/amd64", v)
 	}
-	if poly := strings.TrimSpace(run("fingerprint", "--poly")); poly != "391a68062509249b" {
-		t.Errorf("fingerprint --poly says %q, want the polynomial every build uses", poly)
+	if poly, _ := run("fingerprint", "--poly"); strings.TrimSpace(poly) != "391a68062509249b" {
+		t.Errorf("fingerprint --poly says %q, want the polynomial every build uses", strings.TrimSpace(poly))
 	}
-
-	site := &testsite.Site{Pages: 30, OutDegree: 3}
-	srv := httptest.NewServer(site)
-	defer srv.Close()
-	run("crawl", "--depth", "10", "--quiet", srv.URL+"/")
+	checkCrawlExport(t, run, 30)
 	user := os.Getenv("USER")
 	if user == "" {
 		user = "root"
@@ -62,18 +43,6 @@ func TestWindowsExeUnderWine(t *testing.T) {
 	dbFile := filepath.Join(prefix, "drive_c", "users", user, "AppData", "Roaming", "trawler", "trawler.db")
 	if _, err := os.Stat(dbFile); err != nil {
 		t.Errorf("the database is not under %%AppData%%: %v", err)
-	}
-	rows, err := csv.NewReader(strings.NewReader(run("export"))).ReadAll()
-	if err != nil {
-		t.Fatalf("export: %v", err)
-	}
-	if len(rows) != site.Pages+1 || rows[0][0] != "url" {
-		t.Fatalf("export has %d rows, want a header and %d pages", len(rows), site.Pages)
-	}
-	for _, r := range rows[1:] {
-		if r[1] != "200" || !strings.HasPrefix(r[0], srv.URL+"/") {
-			t.Errorf("exported row %v, want a page of %s with status 200", r[:2], srv.URL)
-		}
 	}
 }
 

@@ -131,21 +131,8 @@ WHERE crawl_id = ? AND host = ? AND owner = ? AND lease_until <= ?`, next, next,
 // lockedHosts locks the robot's host leases that no other transaction
 // holds, in host order.
 func lockedHosts(ctx context.Context, tx *sql.Tx, crawlID int64, owner string) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT host FROM host_leases WHERE crawl_id = ? AND owner = ?
+	return queryColumn[string](ctx, tx, "lock held hosts", `SELECT host FROM host_leases WHERE crawl_id = ? AND owner = ?
 ORDER BY host FOR UPDATE SKIP LOCKED`, crawlID, owner)
-	if err != nil {
-		return nil, wrap(err, "lock held hosts")
-	}
-	defer rows.Close()
-	var held []string
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, wrap(err, "lock held hosts")
-		}
-		held = append(held, h)
-	}
-	return held, wrap(rows.Err(), "lock held hosts")
 }
 
 func readControl(ctx context.Context, q querier, crawlID int64, id string) (robot.Control, error) {

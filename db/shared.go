@@ -166,59 +166,39 @@ func (s *CrawlStore) claimShared(ctx context.Context, owner string, n int, order
 // freeHosts returns up to room hosts that have waiting URLs and that no
 // robot holds, in claim order, reading at most scan URLs.
 func (s *CrawlStore) freeHosts(ctx context.Context, tx *sql.Tx, now int64, room, scan int, dir string) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, fmt.Sprintf(freeHosts, dir, dir), s.id, now, scan)
+	seen, err := queryColumn[string](ctx, tx, "find free hosts", fmt.Sprintf(freeHosts, dir, dir), s.id, now, scan)
 	if err != nil {
-		return nil, wrap(err, "find free hosts")
+		return nil, err
 	}
-	defer rows.Close()
 	var hosts []string
-	for rows.Next() && len(hosts) < room {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, wrap(err, "find free hosts")
+	for _, h := range seen {
+		if len(hosts) == room {
+			break
 		}
 		if !slices.Contains(hosts, h) {
 			hosts = append(hosts, h)
 		}
 	}
-	return hosts, wrap(rows.Err(), "find free hosts")
+	return hosts, nil
 }
 
 // lockHostURLs locks up to n waiting URLs of one host.
 func lockHostURLs(ctx context.Context, tx *sql.Tx, query string, crawlID int64, host string, now int64, n int) ([]int64, error) {
-	rows, err := tx.QueryContext(ctx, query, crawlID, host, now, n)
-	if err != nil {
-		return nil, wrap(err, "claim urls of %s", host)
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, wrap(err, "claim urls of %s", host)
-		}
-		ids = append(ids, id)
-	}
-	return ids, wrap(rows.Err(), "claim urls of %s", host)
+	return queryColumn[int64](ctx, tx, "claim urls of "+host, query, crawlID, host, now, n)
 }
 
 // heldHosts are the hosts whose live lease a robot holds.
 func heldHosts(ctx context.Context, tx *sql.Tx, crawlID int64, owner string, now int64) (map[string]bool, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT host FROM host_leases WHERE crawl_id = ? AND owner = ? AND lease_until >= ?`,
-		crawlID, owner, now)
+	hosts, err := queryColumn[string](ctx, tx, "read held hosts",
+		`SELECT host FROM host_leases WHERE crawl_id = ? AND owner = ? AND lease_until >= ?`, crawlID, owner, now)
 	if err != nil {
-		return nil, wrap(err, "read held hosts")
+		return nil, err
 	}
-	defer rows.Close()
 	held := map[string]bool{}
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, wrap(err, "read held hosts")
-		}
+	for _, h := range hosts {
 		held[h] = true
 	}
-	return held, wrap(rows.Err(), "read held hosts")
+	return held, nil
 }
 
 func takeHostLease(ctx context.Context, tx *sql.Tx, crawlID int64, host, owner string, until, now int64) (bool, error) {

@@ -329,6 +329,25 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
+// queryColumn runs a query of one column and returns its values in order;
+// what says what was being read, for the error.
+func queryColumn[T any](ctx context.Context, q querier, what, query string, args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, wrap(err, "%s", what)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		var v T
+		if err := rows.Scan(&v); err != nil {
+			return nil, wrap(err, "%s", what)
+		}
+		out = append(out, v)
+	}
+	return out, wrap(rows.Err(), "%s", what)
+}
+
 // Totals sums what the pages of the crawl's current cycle hold, and reads
 // how long the cycle's runs crawled.
 func (s *CrawlStore) Totals(ctx context.Context) (crawl.Totals, error) {

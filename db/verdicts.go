@@ -68,20 +68,7 @@ func (s *CrawlStore) PendingVerdicts(ctx context.Context, n int) ([]crawl.ScoreD
 }
 
 func (s *CrawlStore) anchors(ctx context.Context, fp int64) ([]string, error) {
-	rows, err := s.d.r.QueryContext(ctx, selectAnchors, s.id, fp)
-	if err != nil {
-		return nil, wrap(err, "read anchor texts")
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			return nil, wrap(err, "read anchor texts")
-		}
-		out = append(out, t)
-	}
-	return out, wrap(rows.Err(), "read anchor texts")
+	return queryColumn[string](ctx, s.d.r, "read anchor texts", selectAnchors, s.id, fp)
 }
 
 // SaveVerdicts stores verdicts in one transaction. A verdict whose page

@@ -84,6 +84,11 @@ func Main(args []string, s IO) int {
 		fmt.Fprintf(s.Err, "trawler: unknown command %q; run `trawler help` for the list\n", name)
 		return ExitUsage
 	}
+	stop, err := startProfiles(os.Getenv("TRAWLER_CPU_PROFILE"), os.Getenv("TRAWLER_MEM_PROFILE"))
+	if err != nil {
+		return fail(s, name, err)
+	}
+	defer stop()
 	return c.run(args[1:], s)
 }
 

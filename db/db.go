@@ -77,6 +77,11 @@ func dsn(path string, cacheKiB int, write bool) string {
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Add("_pragma", "wal_autocheckpoint(8192)")
+		// Statement journals (every insert under foreign keys keeps one)
+		// stay in memory: in a temp file they cost the writer a pwrite per
+		// page it touched, a fifth of its time. They hold one statement's
+		// pages at most.
+		q.Add("_pragma", "temp_store(MEMORY)")
 		q.Set("_txlock", "immediate")
 	} else {
 		q.Add("_pragma", "query_only(1)")

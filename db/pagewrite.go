@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/trawler/trawler/crawl"
-	"github.com/trawler/trawler/crawl/rabin"
 )
 
 const (
@@ -29,8 +28,6 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 
     ?, ?)
 ON CONFLICT (crawl_id, fp) DO NOTHING
 RETURNING id`
-	insertLink = `
-INSERT INTO links (page_id, seq, crawl_id, to_url, to_fp, kind, text, nofollow) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
 	insertError = `INSERT INTO errors (crawl_id, url, status, message, at) VALUES (?, ?, ?, ?, ?)`
 
 	// indexPages adds pages to the full-text index, all of a batch at once.
@@ -51,17 +48,19 @@ type pageWriter struct {
 	hist  settings // versions kept, revisit bounds
 	st    statements
 	fresh []int64 // pages stored by this batch, not yet in the full-text index
+	args  []any   // reused arguments of the links statement
 	pg    bool    // PostgreSQL keeps its index itself (pages.fts): nothing to index or unindex
 }
 
 // statements are the prepared statements of a pageWriter.
 type statements struct {
-	dup, page, link, errRow, finish *sql.Stmt
-	prior, prevVisit, visit         *sql.Stmt
-	keepRow, rewrite                *sql.Stmt
-	saveVersion, pruneVers          *sql.Stmt
-	mark                            *sql.Stmt
-	all                             []*sql.Stmt
+	dup, page, errRow, finish *sql.Stmt
+	links                     [linkRows + 1]*sql.Stmt // by row count, prepared when first needed
+	prior, prevVisit, visit   *sql.Stmt
+	keepRow, rewrite          *sql.Stmt
+	saveVersion, pruneVers    *sql.Stmt
+	mark                      *sql.Stmt
+	all                       []*sql.Stmt
 }
 
 func newPageWriter(ctx context.Context, tx *sql.Tx, crawlID int64, cycle int, hist settings, pg bool) (*pageWriter, error) {
@@ -70,7 +69,7 @@ func newPageWriter(ctx context.Context, tx *sql.Tx, crawlID int64, cycle int, hi
 		dst **sql.Stmt
 		sql string
 	}{
-		{&w.st.dup, findDup}, {&w.st.page, insertPage}, {&w.st.link, insertLink},
+		{&w.st.dup, findDup}, {&w.st.page, insertPage},
 		{&w.st.errRow, insertError}, {&w.st.finish, finishURL},
 		{&w.st.prior, selectPrior}, {&w.st.prevVisit, selectPrevVisit}, {&w.st.visit, upsertVisit},
 		{&w.st.keepRow, updateKeptRow}, {&w.st.rewrite, rewriteRow},
@@ -184,17 +183,6 @@ func (w *pageWriter) duplicate(ctx context.Context, p *crawl.Page) (string, erro
 	default:
 		return "", wrap(err, "store page %s: find duplicate", p.URL)
 	}
-}
-
-// links stores the references found on p, stored as page id.
-func (w *pageWriter) links(ctx context.Context, p *crawl.Page, id int64) error {
-	for i, l := range p.Links {
-		_, err := w.st.link.ExecContext(ctx, id, i, w.crawl, l.URL, int64(rabin.FingerprintString(l.URL)), string(l.Kind), l.Text, l.NoFollow)
-		if err != nil {
-			return wrap(err, "store links of %s", p.URL)
-		}
-	}
-	return nil
 }
 
 // errExists says the crawl already has a page for the URL.

@@ -1,0 +1,64 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/rabin"
+)
+
+// linkRows is how many links one statement stores. A page's links go in
+// a few multi-row INSERTs rather than one statement each: the statement's
+// own cost (binding, stepping, resetting, the driver's bookkeeping) was
+// most of the time the writer spent on links.
+const linkRows = 16
+
+// linkColumns is the number of values of one links row.
+const linkColumns = 8
+
+// links stores the references found on p, stored as page id.
+func (w *pageWriter) links(ctx context.Context, p *crawl.Page, id int64) error {
+	for start := 0; start < len(p.Links); start += linkRows {
+		chunk := p.Links[start:min(start+linkRows, len(p.Links))]
+		st, err := w.linkStatement(ctx, len(chunk))
+		if err != nil {
+			return wrap(err, "store links of %s", p.URL)
+		}
+		args := w.args[:0]
+		for i, l := range chunk {
+			args = append(args, id, start+i, w.crawl, l.URL, int64(rabin.FingerprintString(l.URL)),
+				string(l.Kind), l.Text, l.NoFollow)
+		}
+		w.args = args
+		if _, err := st.ExecContext(ctx, args...); err != nil {
+			return wrap(err, "store links of %s", p.URL)
+		}
+	}
+	return nil
+}
+
+// linkStatement returns the INSERT of n links rows, preparing it the first
+// time the batch needs it.
+func (w *pageWriter) linkStatement(ctx context.Context, n int) (*sql.Stmt, error) {
+	if st := w.st.links[n]; st != nil {
+		return st, nil
+	}
+	var q strings.Builder
+	q.WriteString("INSERT INTO links (page_id, seq, crawl_id, to_url, to_fp, kind, text, nofollow) VALUES ")
+	row := "(?" + strings.Repeat(", ?", linkColumns-1) + ")"
+	for i := range n {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString(row)
+	}
+	st, err := w.tx.PrepareContext(ctx, q.String())
+	if err != nil {
+		return nil, err
+	}
+	w.st.links[n] = st
+	w.st.all = append(w.st.all, st)
+	return st, nil
+}

@@ -10,8 +10,8 @@ import (
 // much page data (paper 000 uploads in 300 kB batches), this many pages, or
 // has waited this long.
 const (
-	batchBytes = 300 << 10
-	batchPages = 500
+	batchBytes = 4 << 20
+	batchPages = 2000
 	batchWait  = 100 * time.Millisecond
 )
 

@@ -5,7 +5,6 @@
 package testsite
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -50,18 +49,26 @@ func URLPath(i int) string {
 // Links returns the page numbers page i links to, in document order.
 func (s *Site) Links(i int) []int {
 	out := make([]int, 0, s.OutDegree)
-	for j := 1; j <= s.OutDegree && s.Pages > 1; j++ {
-		var t int
-		if j <= 2 {
-			t = i*2 + j // the tree: every page has a parent
-		} else {
-			t = int(mix(uint64(i)*31+uint64(j)+s.Seed) % uint64(s.Pages))
-		}
-		if t < s.Pages {
+	for j := 1; j <= s.OutDegree; j++ {
+		if t, ok := s.link(i, j); ok {
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// link returns the target of page i's j-th link (from 1), if it has one.
+func (s *Site) link(i, j int) (int, bool) {
+	if s.Pages <= 1 {
+		return 0, false
+	}
+	var t int
+	if j <= 2 {
+		t = i*2 + j // the tree: every page has a parent
+	} else {
+		t = int(mix(uint64(i)*31+uint64(j)+s.Seed) % uint64(s.Pages))
+	}
+	return t, t < s.Pages
 }
 
 // ServeHTTP serves page i for "/p/i" and the home page for "/".
@@ -79,8 +86,13 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	fmt.Fprint(w, s.HTML(i))
+	bp := bufs.Get().(*[]byte)
+	*bp = s.appendHTML((*bp)[:0], i)
+	h := w.Header()
+	h["Content-Type"] = htmlType
+	h["Content-Length"] = []string{strconv.Itoa(len(*bp))}
+	w.Write(*bp)
+	bufs.Put(bp)
 }
 
 func (s *Site) page(path string) (int, bool) {
@@ -95,24 +107,44 @@ func (s *Site) page(path string) (int, bool) {
 }
 
 // HTML returns the document of page i.
-func (s *Site) HTML(i int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "<!doctype html><html><head><title>Page %d</title>", i)
-	fmt.Fprintf(&b, `<meta name="description" content="Synthetic page %d"></head><body><h1>Page %d</h1><p>`, i, i)
+func (s *Site) HTML(i int) string { return string(s.appendHTML(nil, i)) }
+
+// bufs holds the buffers pages are written into, so that serving a page
+// costs the benchmarks that count allocations almost nothing of their own.
+var bufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+// appendHTML appends the document of page i to b.
+func (s *Site) appendHTML(b []byte, i int) []byte {
+	b = append(b, "<!doctype html><html><head><title>Page "...)
+	b = strconv.AppendInt(b, int64(i), 10)
+	b = append(b, `</title><meta name="description" content="Synthetic page `...)
+	b = strconv.AppendInt(b, int64(i), 10)
+	b = append(b, `"></head><body><h1>Page `...)
+	b = strconv.AppendInt(b, int64(i), 10)
+	b = append(b, "</h1><p>"...)
 	h := mix(uint64(i) ^ s.Seed)
 	for w := range 60 {
-		b.WriteString(words[(h>>(w%50))%uint64(len(words))])
-		b.WriteByte(' ')
+		b = append(b, words[(h>>(w%50))%uint64(len(words))]...)
+		b = append(b, ' ')
 		if w%20 == 19 {
 			h = mix(h)
 		}
 	}
-	fmt.Fprintf(&b, "page-%d</p><ul>", i)
-	for _, t := range s.Links(i) {
-		fmt.Fprintf(&b, `<li><a href="%s">link to page %d</a></li>`, URLPath(t), t)
+	b = append(b, "page-"...)
+	b = strconv.AppendInt(b, int64(i), 10)
+	b = append(b, "</p><ul>"...)
+	for j := 1; j <= s.OutDegree; j++ {
+		t, ok := s.link(i, j)
+		if !ok {
+			continue
+		}
+		b = append(b, `<li><a href="`...)
+		b = append(b, URLPath(t)...)
+		b = append(b, `">link to page `...)
+		b = strconv.AppendInt(b, int64(t), 10)
+		b = append(b, "</a></li>"...)
 	}
-	b.WriteString("</ul></body></html>")
-	return b.String()
+	return append(b, "</ul></body></html>"...)
 }
 
 // mix is splitmix64's finalizer: a cheap, well-spread hash.
@@ -122,6 +154,9 @@ func mix(x uint64) uint64 {
 	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
 	return x ^ (x >> 31)
 }
+
+// htmlType is every page's Content-Type header.
+var htmlType = []string{"text/html; charset=utf-8"}
 
 var words = strings.Fields(`crawler fingerprint queue depth breadth frontier host politeness robot
 index archive page link anchor title meta harvest spider thread pool bloom filter rabin

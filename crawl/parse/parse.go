@@ -22,6 +22,7 @@ import (
 	"fmt"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/andybalholm/cascadia"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -114,19 +115,26 @@ func HTML(body []byte) (*Document, error) {
 // not the page's title.
 func (w *walker) head(d *goquery.Document) {
 	w.headRead = true
-	title := d.Find("title").FilterFunction(func(_ int, s *goquery.Selection) bool {
+	title := d.FindMatcher(titleSel).FilterFunction(func(_ int, s *goquery.Selection) bool {
 		return s.Nodes[0].Namespace == ""
 	}).First()
 	if title.Length() > 0 {
 		w.titleSet = true
 		w.doc.Title = NormalizeText(title.Text())
 	}
-	if href, ok := d.Find("base[href]").First().Attr("href"); ok {
+	if href, ok := d.FindMatcher(baseSel).First().Attr("href"); ok {
 		w.baseSet = true
 		w.doc.Base = trim(href)
 	}
-	d.Find("meta").Each(func(_ int, s *goquery.Selection) { w.meta(s.Nodes[0].Attr) })
+	d.FindMatcher(metaSel).Each(func(_ int, s *goquery.Selection) { w.meta(s.Nodes[0].Attr) })
 }
+
+// The head's selectors, compiled once rather than on every page.
+var (
+	titleSel = cascadia.MustCompile("title")
+	baseSel  = cascadia.MustCompile("base[href]")
+	metaSel  = cascadia.MustCompile("meta")
+)
 
 // walker collects a Document during one walk over the tree.
 type walker struct {

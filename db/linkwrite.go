@@ -27,9 +27,10 @@ func (w *pageWriter) links(ctx context.Context, p *crawl.Page, id int64) error {
 			return wrap(err, "store links of %s", p.URL)
 		}
 		args := w.args[:0]
+		var page, crawlID any = id, w.crawl // boxed once, not once per link
 		for i, l := range chunk {
-			args = append(args, id, start+i, w.crawl, l.URL, int64(rabin.FingerprintString(l.URL)),
-				string(l.Kind), l.Text, l.NoFollow)
+			args = append(args, page, start+i, crawlID, l.URL, int64(rabin.FingerprintString(l.URL)),
+				kindArg(l.Kind), l.Text, l.NoFollow)
 		}
 		w.args = args
 		if _, err := st.ExecContext(ctx, args...); err != nil {
@@ -61,4 +62,23 @@ func (w *pageWriter) linkStatement(ctx context.Context, n int) (*sql.Stmt, error
 	w.st.links[n] = st
 	w.st.all = append(w.st.all, st)
 	return st, nil
+}
+
+// kindArgs holds the link kinds as statement arguments, boxed once.
+var kindArgs = func() map[crawl.LinkKind]any {
+	m := map[crawl.LinkKind]any{}
+	for _, k := range []crawl.LinkKind{crawl.LinkA, crawl.LinkArea, crawl.LinkFrame, crawl.LinkIFrame,
+		crawl.LinkImg, crawl.LinkScript, crawl.LinkLink, crawl.LinkEmbed, crawl.LinkBackground,
+		crawl.LinkApplet, crawl.LinkRedirect, crawl.LinkFTP} {
+		m[k] = string(k)
+	}
+	return m
+}()
+
+// kindArg returns k as a statement argument.
+func kindArg(k crawl.LinkKind) any {
+	if a, ok := kindArgs[k]; ok {
+		return a
+	}
+	return string(k)
 }

@@ -2,6 +2,7 @@ package crawl_test
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"path/filepath"
 	"strconv"
@@ -105,18 +106,24 @@ func BenchmarkCrawlNearDup(b *testing.B) {
 // BenchmarkRecrawl crawls a 5,000-page site, changes 10 % of its pages
 // (and drops 5 %, adds 5 %), and re-crawls it: seconds and body bytes the
 // server sent, for the first crawl and for the re-crawl, with the server
-// answering at once and after 5 ms (a near network).
+// answering at once and after 5 ms (a near network). The unchanged cases
+// re-crawl the site as it was, where a re-crawl should cost no more than
+// the first crawl (recrawl/first at or under 1).
+//
+//	go test -run '^$' -bench Recrawl -benchtime 3x ./crawl
 func BenchmarkRecrawl(b *testing.B) {
-	for _, latency := range []time.Duration{0, 5 * time.Millisecond} {
-		b.Run("latency="+latency.String(), func(b *testing.B) {
-			for b.Loop() {
-				recrawlOnce(b, latency)
-			}
-		})
+	for _, changed := range []bool{true, false} {
+		for _, latency := range []time.Duration{0, 5 * time.Millisecond} {
+			b.Run(fmt.Sprintf("changed=%v/latency=%v", changed, latency), func(b *testing.B) {
+				for b.Loop() {
+					recrawlOnce(b, latency, changed)
+				}
+			})
+		}
 	}
 }
 
-func recrawlOnce(b *testing.B, latency time.Duration) {
+func recrawlOnce(b *testing.B, latency time.Duration, changed bool) {
 	b.StopTimer()
 	site := &testsite.Changing{Pages: 5000, Latency: latency}
 	site.SetCycle(0)
@@ -127,7 +134,7 @@ func recrawlOnce(b *testing.B, latency time.Duration) {
 	start := time.Now()
 	h.run(b)
 	first, firstBytes := time.Since(start), site.TotalSent()
-	site.SetCycle(1)
+	site.SetCycle(map[bool]int{true: 1, false: 0}[changed])
 	ctx := context.Background()
 	if err := h.db.SetState(ctx, h.id, db.StateDone); err != nil {
 		b.Fatal(err)
@@ -140,7 +147,11 @@ func recrawlOnce(b *testing.B, latency time.Duration) {
 	again, againBytes := time.Since(start), site.TotalSent()
 	b.StopTimer()
 	r, err := h.db.ChangeReport(ctx, h.id, 1)
-	if err != nil || r.Changed != 500 || r.New != 250 || r.Gone != 250 {
+	want := [3]int64{500, 250, 250}
+	if !changed {
+		want = [3]int64{}
+	}
+	if err != nil || [3]int64{r.Changed, r.New, r.Gone} != want {
 		b.Fatalf("report %+v, %v", r, err)
 	}
 	b.ReportMetric(first.Seconds(), "first-s")
@@ -148,6 +159,7 @@ func recrawlOnce(b *testing.B, latency time.Duration) {
 	b.ReportMetric(again.Seconds(), "recrawl-s")
 	b.ReportMetric(float64(againBytes)/1e6, "recrawl-MB")
 	b.ReportMetric(float64(r.NotModified), "not-modified")
+	b.ReportMetric(again.Seconds()/first.Seconds(), "recrawl/first")
 	b.StartTimer()
 }
 

@@ -16,7 +16,8 @@ import (
 // kept versions.
 const (
 	selectPrior = `
-SELECT id, cycle, content_fp, title FROM pages WHERE crawl_id = ? AND fp = ?`
+SELECT id, cycle, content_fp, title, host, depth, status, content_type, length, near_group, redirect_to
+FROM pages WHERE crawl_id = ? AND fp = ?`
 	// rewriteRow brings a stored page up to date with a new visit, in
 	// place (cheaper than a delete and an insert, which touch every index
 	// of pages). A NULL duplicate_of keeps the stored one.
@@ -27,6 +28,15 @@ UPDATE pages SET host = ?, ip = ?, depth = ?, parent = ?, status = ?, final_url 
     duplicate_of = coalesce(?, duplicate_of), fetched_at = ?, duration = ?, redirects = ?, resource = ?,
     err = ?, cycle = ?, change = ?, sketch = ?, near_group = ?, near_of = ?, near_similarity = ?,
     redirect_to = ?, truncated = ?
+WHERE id = ?`
+	// refreshRow is rewriteRow for a revisit that leaves every indexed
+	// column but fetched_at as it was: SQLite updates the indexes of the
+	// columns an UPDATE sets, changed or not, so this one sets no others.
+	refreshRow = `
+UPDATE pages SET ip = ?, parent = ?, final_url = ?, charset = ?, content_encoding = ?, content_length = ?,
+    last_modified = ?, expires = ?, etag = ?, description = ?, keywords = ?, author = ?, robots = ?,
+    text = ?, duplicate_of = coalesce(?, duplicate_of), fetched_at = ?, duration = ?, redirects = ?,
+    resource = ?, err = ?, cycle = ?, change = ?, sketch = ?, near_of = ?, near_similarity = ?, truncated = ?
 WHERE id = ?`
 	// selectPrevVisit reads a URL's latest visit of an earlier cycle with
 	// the counts of those visits, for the revisit schedule.
@@ -91,6 +101,23 @@ type priorRow struct {
 	cycle     int
 	contentFP int64
 	title     string
+	indexed   indexedColumns
+}
+
+// indexedColumns are the columns of pages that its indexes hold, apart
+// from the URL (which never changes for a row) and fetched_at (which
+// always does). When a revisit leaves them all as they were, the row is
+// rewritten without touching those indexes.
+type indexedColumns struct {
+	host, contentType, redirectTo string
+	depth, status                 int
+	length, nearGroup             int64
+}
+
+// indexedOf returns the indexed columns p would store.
+func indexedOf(p *crawl.Page) indexedColumns {
+	return indexedColumns{host: p.Host, contentType: p.ContentType, redirectTo: p.RedirectTo,
+		depth: p.Depth, status: p.Status, length: p.Length, nearGroup: int64(p.NearGroup)}
 }
 
 // priorVisit is a page's latest visit in an earlier cycle, with the count
@@ -119,7 +146,9 @@ func (w *pageWriter) lookup(ctx context.Context, fp uint64) (prior, error) {
 		return pr, nil // no earlier cycle; a page stored again replaces its row
 	}
 	var r priorRow
-	switch err := w.st.prior.QueryRowContext(ctx, w.crawl, int64(fp)).Scan(&r.id, &r.cycle, &r.contentFP, &r.title); err {
+	switch err := w.st.prior.QueryRowContext(ctx, w.crawl, int64(fp)).Scan(&r.id, &r.cycle, &r.contentFP, &r.title,
+		&r.indexed.host, &r.indexed.depth, &r.indexed.status, &r.indexed.contentType, &r.indexed.length,
+		&r.indexed.nearGroup, &r.indexed.redirectTo); err {
 	case nil:
 		pr.row = &r
 	case sql.ErrNoRows:
@@ -211,18 +240,22 @@ func (w *pageWriter) rewrite(ctx context.Context, p *crawl.Page, row *priorRow, 
 		return fmt.Errorf("encode redirects: %w", err)
 	}
 	sketch, _ := p.Sketch.MarshalBinary()
-	_, err = w.st.rewrite.ExecContext(ctx, p.Host, p.IP, p.Depth, p.Parent, p.Status, p.FinalURL, p.ContentType,
-		p.Charset, p.ContentEncoding, p.ContentLength, p.Length, unixSeconds(p.LastModified), unixSeconds(p.Expires),
-		p.ETag, p.Title, p.Description, p.Keywords, p.Author, p.Robots, p.Text, int64(p.ContentFP), dup,
-		fetchedAt(p, now), int64(p.Duration), redirects, p.Resource, p.Err, w.cycle, string(change), sketch,
-		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, p.RedirectTo, p.Truncated, row.id)
+	if p.Title == row.title && int64(p.ContentFP) == row.contentFP && indexedOf(p) == row.indexed {
+		_, err = w.st.refresh.ExecContext(ctx, p.IP, p.Parent, p.FinalURL, p.Charset, p.ContentEncoding,
+			p.ContentLength, unixSeconds(p.LastModified), unixSeconds(p.Expires), p.ETag, p.Description,
+			p.Keywords, p.Author, p.Robots, p.Text, dup, fetchedAt(p, now), int64(p.Duration), redirects,
+			p.Resource, p.Err, w.cycle, string(change), sketch, int64(p.NearOf), p.NearSimilarity, p.Truncated, row.id)
+	} else {
+		_, err = w.st.rewrite.ExecContext(ctx, p.Host, p.IP, p.Depth, p.Parent, p.Status, p.FinalURL, p.ContentType,
+			p.Charset, p.ContentEncoding, p.ContentLength, p.Length, unixSeconds(p.LastModified), unixSeconds(p.Expires),
+			p.ETag, p.Title, p.Description, p.Keywords, p.Author, p.Robots, p.Text, int64(p.ContentFP), dup,
+			fetchedAt(p, now), int64(p.Duration), redirects, p.Resource, p.Err, w.cycle, string(change), sketch,
+			int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, p.RedirectTo, p.Truncated, row.id)
+	}
 	if err != nil {
 		return err
 	}
-	if _, err := w.tx.ExecContext(ctx, `DELETE FROM links WHERE page_id = ?`, row.id); err != nil {
-		return err
-	}
-	return w.links(ctx, p, row.id)
+	return w.relink(ctx, p, row.id)
 }
 
 // archive keeps the stored text of a page about to be replaced as one of

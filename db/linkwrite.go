@@ -18,6 +18,55 @@ const linkRows = 16
 // linkColumns is the number of values of one links row.
 const linkColumns = 8
 
+const (
+	// selectLinks reads a stored page's links in page order, to compare.
+	selectLinks = `SELECT to_url, kind, text, nofollow FROM links WHERE page_id = ? ORDER BY seq`
+	deleteLinks = `DELETE FROM links WHERE page_id = ?`
+)
+
+// relink replaces the stored links of page id with p's, unless they are
+// the same: on a re-crawl most pages link where they did, and reading ten
+// rows costs far less than deleting and inserting them with their index
+// entries.
+func (w *pageWriter) relink(ctx context.Context, p *crawl.Page, id int64) error {
+	same, err := w.sameLinks(ctx, p.Links, id)
+	if err != nil || same {
+		return wrap(err, "compare the links of %s", p.URL)
+	}
+	if _, err := w.st.unlink.ExecContext(ctx, id); err != nil {
+		return wrap(err, "delete the links of %s", p.URL)
+	}
+	return w.links(ctx, p, id)
+}
+
+// sameLinks reports whether page id's stored links are links, in order.
+func (w *pageWriter) sameLinks(ctx context.Context, links []crawl.Link, id int64) (bool, error) {
+	rows, err := w.st.oldLinks.QueryContext(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	var (
+		url, kind, text sql.RawBytes
+		nofollow        bool
+		n               int
+	)
+	for rows.Next() {
+		if n == len(links) {
+			return false, nil
+		}
+		if err := rows.Scan(&url, &kind, &text, &nofollow); err != nil {
+			return false, err
+		}
+		l := links[n]
+		if string(url) != l.URL || string(kind) != string(l.Kind) || string(text) != l.Text || nofollow != l.NoFollow {
+			return false, nil
+		}
+		n++
+	}
+	return n == len(links), rows.Err()
+}
+
 // links stores the references found on p, stored as page id.
 func (w *pageWriter) links(ctx context.Context, p *crawl.Page, id int64) error {
 	for start := 0; start < len(p.Links); start += linkRows {

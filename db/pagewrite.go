@@ -57,7 +57,8 @@ type statements struct {
 	dup, page, errRow, finish *sql.Stmt
 	links                     [linkRows + 1]*sql.Stmt // by row count, prepared when first needed
 	prior, prevVisit, visit   *sql.Stmt
-	keepRow, rewrite          *sql.Stmt
+	keepRow, rewrite, refresh *sql.Stmt
+	oldLinks, unlink          *sql.Stmt
 	saveVersion, pruneVers    *sql.Stmt
 	mark                      *sql.Stmt
 	all                       []*sql.Stmt
@@ -72,7 +73,8 @@ func newPageWriter(ctx context.Context, tx *sql.Tx, crawlID int64, cycle int, hi
 		{&w.st.dup, findDup}, {&w.st.page, insertPage},
 		{&w.st.errRow, insertError}, {&w.st.finish, finishURL},
 		{&w.st.prior, selectPrior}, {&w.st.prevVisit, selectPrevVisit}, {&w.st.visit, upsertVisit},
-		{&w.st.keepRow, updateKeptRow}, {&w.st.rewrite, rewriteRow},
+		{&w.st.keepRow, updateKeptRow}, {&w.st.rewrite, rewriteRow}, {&w.st.refresh, refreshRow},
+		{&w.st.oldLinks, selectLinks}, {&w.st.unlink, deleteLinks},
 		{&w.st.saveVersion, saveVersion}, {&w.st.pruneVers, pruneVersions},
 		{&w.st.mark, markPending},
 	} {
@@ -222,7 +224,7 @@ func (w *pageWriter) remove(ctx context.Context, fp int64) error {
 			return err
 		}
 	}
-	if _, err := w.tx.ExecContext(ctx, `DELETE FROM links WHERE page_id = ?`, id); err != nil {
+	if _, err := w.st.unlink.ExecContext(ctx, id); err != nil {
 		return err
 	}
 	_, err = w.tx.ExecContext(ctx, `DELETE FROM pages WHERE id = ?`, id)

@@ -3,7 +3,8 @@
 // reachable from "/" within a few hops. It prints its home URL, counts the
 // fetches of every page, and answers GET /stats with them (and POST /reset
 // to start counting afresh), so the benchmark can tell that each crawler
-// fetched every page exactly once.
+// fetched every page exactly once. GET /probe waits as long as a page and
+// is not counted: the runner times it to learn the site's real latency.
 package main
 
 import (
@@ -74,6 +75,10 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		clear(s.hits)
 		s.mu.Unlock()
+		return
+	case "/probe":
+		time.Sleep(s.latency)
+		fmt.Fprint(w, "probe")
 		return
 	case "/robots.txt", "/favicon.ico":
 		http.NotFound(w, r)

@@ -148,10 +148,34 @@ func checkLabels(h []byte) string {
 			return ""
 		}
 	}
-	if a, err := netip.ParseAddr(string(h)); err != nil || !a.Is4() {
+	if !isIPv4(h) {
 		return "invalid IPv4 address"
 	}
 	return ""
+}
+
+// isIPv4 reports whether h is a dotted-decimal IPv4 address as
+// netip.ParseAddr accepts one (four parts of 0–255, no leading zeros),
+// without the string conversion that costs an allocation per link.
+func isIPv4(h []byte) bool {
+	parts, n, digits := 0, 0, 0
+	for i := 0; i <= len(h); i++ {
+		if i == len(h) || h[i] == '.' {
+			if digits == 0 || parts == 4 {
+				return false
+			}
+			parts, n, digits = parts+1, 0, 0
+			continue
+		}
+		if !isDigit(h[i]) || (digits > 0 && n == 0) {
+			return false
+		}
+		n, digits = n*10+int(h[i]-'0'), digits+1
+		if n > 255 {
+			return false
+		}
+	}
+	return parts == 4
 }
 
 func appendIPv6(b []byte, lit string) ([]byte, string) {

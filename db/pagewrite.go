@@ -1,6 +1,7 @@
 package db
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -18,15 +19,25 @@ const (
 SELECT url FROM pages
 WHERE crawl_id = ?1 AND content_fp = ?2 AND content_fp <> 0 AND fp <> ?3
 ORDER BY id LIMIT 1`
+	// insertPage stores a new page. Its duplicate_of is looked up in the
+	// same statement (the query of findDup), which saves the writer a
+	// statement per page; ?24 is the page's own DuplicateOf, kept when no
+	// earlier page has its text.
 	insertPage = `
 INSERT INTO pages (crawl_id, fp, url, host, ip, depth, parent, status, final_url, content_type,
     charset, content_encoding, content_length, length, last_modified, expires, etag, title,
     description, keywords, author, robots, text, content_fp, duplicate_of, fetched_at, duration,
     redirects, resource, err, cycle, change, sketch, near_group, near_of, near_similarity,
     redirect_to, truncated)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-    ?, ?)
-ON CONFLICT (crawl_id, fp) DO NOTHING
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
+    ?21, ?22, ?23, ?25,
+    coalesce((SELECT url FROM pages WHERE crawl_id = ?1 AND content_fp = ?25 AND content_fp <> 0 AND fp <> ?2
+              ORDER BY id LIMIT 1), ?24),
+    ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38)
+ON CONFLICT (crawl_id, fp) DO NOTHING`
+	// returningID ends insertPage on PostgreSQL, whose driver has no
+	// LastInsertId.
+	returningID = `
 RETURNING id`
 	insertError = `INSERT INTO errors (crawl_id, url, status, message, at) VALUES (?, ?, ?, ?, ?)`
 
@@ -70,7 +81,7 @@ func newPageWriter(ctx context.Context, tx *sql.Tx, crawlID int64, cycle int, hi
 		dst **sql.Stmt
 		sql string
 	}{
-		{&w.st.dup, findDup}, {&w.st.page, insertPage},
+		{&w.st.dup, findDup}, {&w.st.page, insertPage + map[bool]string{true: returningID}[pg]},
 		{&w.st.errRow, insertError}, {&w.st.finish, finishURL},
 		{&w.st.prior, selectPrior}, {&w.st.prevVisit, selectPrevVisit}, {&w.st.visit, upsertVisit},
 		{&w.st.keepRow, updateKeptRow}, {&w.st.rewrite, rewriteRow}, {&w.st.refresh, refreshRow},
@@ -152,15 +163,10 @@ func (w *pageWriter) write(ctx context.Context, p *crawl.Page, now int64) error 
 // replace stores p as the crawl's page for its URL, with its links; a page
 // already stored for the URL is deleted first.
 func (w *pageWriter) replace(ctx context.Context, p *crawl.Page, change crawl.Change, now int64) error {
-	fp := int64(p.FP)
-	dup, err := w.duplicate(ctx, p)
-	if err != nil {
-		return err
-	}
-	id, err := w.insert(ctx, p, dup, change, now)
+	id, err := w.insert(ctx, p, change, now)
 	if err == errExists {
-		if err = w.remove(ctx, fp); err == nil {
-			id, err = w.insert(ctx, p, dup, change, now)
+		if err = w.remove(ctx, int64(p.FP)); err == nil {
+			id, err = w.insert(ctx, p, change, now)
 		}
 	}
 	if err != nil {
@@ -190,23 +196,36 @@ func (w *pageWriter) duplicate(ctx context.Context, p *crawl.Page) (string, erro
 // errExists says the crawl already has a page for the URL.
 var errExists = errors.New("page exists")
 
-func (w *pageWriter) insert(ctx context.Context, p *crawl.Page, dup string, change crawl.Change, now int64) (int64, error) {
+// insert stores p as a new page and returns its id, or errExists when the
+// crawl has a page for its URL already.
+func (w *pageWriter) insert(ctx context.Context, p *crawl.Page, change crawl.Change, now int64) (int64, error) {
 	redirects, err := hopsJSON(p.Redirects)
 	if err != nil {
 		return 0, fmt.Errorf("encode redirects: %w", err)
 	}
 	sketch, _ := p.Sketch.MarshalBinary()
-	var id int64
-	err = w.st.page.QueryRowContext(ctx, w.crawl, int64(p.FP), p.URL, p.Host, p.IP, p.Depth, p.Parent, p.Status,
+	args := []any{w.crawl, int64(p.FP), p.URL, p.Host, p.IP, p.Depth, p.Parent, p.Status,
 		p.FinalURL, p.ContentType, p.Charset, p.ContentEncoding, p.ContentLength, p.Length,
 		unixSeconds(p.LastModified), unixSeconds(p.Expires), p.ETag, p.Title, p.Description,
-		p.Keywords, p.Author, p.Robots, p.Text, int64(p.ContentFP), dup, fetchedAt(p, now),
+		p.Keywords, p.Author, p.Robots, p.Text, p.DuplicateOf, int64(p.ContentFP), fetchedAt(p, now),
 		int64(p.Duration), redirects, p.Resource, p.Err, w.cycle, string(change), sketch,
-		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, p.RedirectTo, p.Truncated).Scan(&id)
-	if err == sql.ErrNoRows {
-		return 0, errExists
+		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, p.RedirectTo, p.Truncated}
+	if w.pg {
+		var id int64
+		err := w.st.page.QueryRowContext(ctx, args...).Scan(&id)
+		if err == sql.ErrNoRows {
+			return 0, errExists
+		}
+		return id, err
 	}
-	return id, err
+	res, err := w.st.page.ExecContext(ctx, args...)
+	if err != nil {
+		return 0, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return 0, cmp.Or(err, errExists)
+	}
+	return res.LastInsertId()
 }
 
 // remove deletes the crawl's page with fingerprint fp, its links and its

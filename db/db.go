@@ -51,6 +51,8 @@ type DB struct {
 	w    *sql.DB // SQLite: one connection for every write, so writers never collide
 	r    *sql.DB // SQLite: read-only pool; PostgreSQL: the same pool as w
 	pg   bool    // a PostgreSQL server rather than a SQLite file
+
+	stmts stmtCache // the writer's statements, prepared once
 }
 
 // DefaultPath returns where the window and the command line keep their
@@ -153,6 +155,7 @@ func (d *DB) Postgres() bool { return d.pg }
 
 // Close closes the database. Pending transactions are rolled back.
 func (d *DB) Close() error {
+	d.closeStmts()
 	if d.pg {
 		return wrap(d.w.Close(), "close database %s", d.path)
 	}

@@ -95,6 +95,17 @@ func (w *pageWriter) linkStatement(ctx context.Context, n int) (*sql.Stmt, error
 	if st := w.st.links[n]; st != nil {
 		return st, nil
 	}
+	st, err := w.d.stmt(ctx, w.tx, linksInsert(n))
+	if err != nil {
+		return nil, err
+	}
+	w.st.links[n] = st
+	w.st.all = append(w.st.all, st)
+	return st, nil
+}
+
+// linksInsert is the INSERT of n links rows.
+func linksInsert(n int) string {
 	var q strings.Builder
 	q.WriteString("INSERT INTO links (page_id, seq, crawl_id, to_url, to_fp, kind, text, nofollow) VALUES ")
 	row := "(?" + strings.Repeat(", ?", linkColumns-1) + ")"
@@ -104,13 +115,7 @@ func (w *pageWriter) linkStatement(ctx context.Context, n int) (*sql.Stmt, error
 		}
 		q.WriteString(row)
 	}
-	st, err := w.tx.PrepareContext(ctx, q.String())
-	if err != nil {
-		return nil, err
-	}
-	w.st.links[n] = st
-	w.st.all = append(w.st.all, st)
-	return st, nil
+	return q.String()
 }
 
 // kindArgs holds the link kinds as statement arguments, boxed once.

@@ -53,6 +53,7 @@ SELECT 'delete', id, title, text, url FROM pages_fulltext WHERE `
 
 // pageWriter stores the pages of one batch within its transaction.
 type pageWriter struct {
+	d     *DB
 	tx    *sql.Tx
 	crawl int64
 	cycle int      // the crawl's current cycle
@@ -75,26 +76,54 @@ type statements struct {
 	all                       []*sql.Stmt
 }
 
-func newPageWriter(ctx context.Context, tx *sql.Tx, crawlID int64, cycle int, hist settings, pg bool) (*pageWriter, error) {
-	w := &pageWriter{tx: tx, crawl: crawlID, cycle: cycle, hist: hist, pg: pg}
-	for _, p := range []struct {
+// pageQueries returns the pageWriter's statements, each with where it goes.
+func (w *pageWriter) pageQueries() []struct {
+	dst **sql.Stmt
+	sql string
+} {
+	return []struct {
 		dst **sql.Stmt
 		sql string
 	}{
-		{&w.st.dup, findDup}, {&w.st.page, insertPage + map[bool]string{true: returningID}[pg]},
+		{&w.st.dup, findDup}, {&w.st.page, pageInsert(w.pg)},
 		{&w.st.errRow, insertError}, {&w.st.finish, finishURL},
 		{&w.st.prior, selectPrior}, {&w.st.prevVisit, selectPrevVisit}, {&w.st.visit, upsertVisit},
 		{&w.st.keepRow, updateKeptRow}, {&w.st.rewrite, rewriteRow}, {&w.st.refresh, refreshRow},
 		{&w.st.oldLinks, selectLinks}, {&w.st.unlink, deleteLinks},
 		{&w.st.saveVersion, saveVersion}, {&w.st.pruneVers, pruneVersions},
 		{&w.st.mark, markPending},
-	} {
-		st, err := tx.PrepareContext(ctx, p.sql)
+	}
+}
+
+// pageInsert is insertPage in the form the store's driver needs.
+func pageInsert(pg bool) string {
+	if pg {
+		return insertPage + returningID
+	}
+	return insertPage
+}
+
+// writerQueries lists every statement a batch may run, for DB.prepare.
+func writerQueries(pg bool) []string {
+	qs := []string{insertURL, insertSkipped}
+	for _, q := range (&pageWriter{pg: pg}).pageQueries() {
+		qs = append(qs, q.sql)
+	}
+	for n := 1; n <= linkRows; n++ {
+		qs = append(qs, linksInsert(n))
+	}
+	return qs
+}
+
+func newPageWriter(ctx context.Context, d *DB, tx *sql.Tx, crawlID int64, cycle int, hist settings) (*pageWriter, error) {
+	w := &pageWriter{d: d, tx: tx, crawl: crawlID, cycle: cycle, hist: hist, pg: d.pg}
+	for _, q := range w.pageQueries() {
+		st, err := d.stmt(ctx, tx, q.sql)
 		if err != nil {
 			w.close()
 			return nil, wrap(err, "apply batch: prepare")
 		}
-		*p.dst = st
+		*q.dst = st
 		w.st.all = append(w.st.all, st)
 	}
 	return w, nil

@@ -89,6 +89,9 @@ func (s *CrawlStore) Apply(ctx context.Context, owner string, b *crawl.Batch) er
 }
 
 func (s *CrawlStore) apply(ctx context.Context, owner string, b *crawl.Batch) error {
+	if err := s.d.prepareWriter(ctx); err != nil {
+		return err
+	}
 	tx, err := s.d.w.BeginTx(ctx, nil)
 	if err != nil {
 		return wrap(err, "apply batch: begin")
@@ -117,7 +120,7 @@ func (s *CrawlStore) apply(ctx context.Context, owner string, b *crawl.Batch) er
 		if err := tx.QueryRowContext(wctx, `SELECT cycle FROM crawls WHERE id = ?`, s.id).Scan(&cycle); err != nil {
 			return wrap(err, "apply batch: read the crawl's cycle")
 		}
-		w, err := newPageWriter(wctx, tx, s.id, cycle, hist, s.d.pg)
+		w, err := newPageWriter(wctx, s.d, tx, s.id, cycle, hist)
 		if err != nil {
 			return err
 		}
@@ -167,7 +170,7 @@ func (s *CrawlStore) applySkipped(ctx context.Context, tx *sql.Tx, owner string,
 	if !slices.ContainsFunc(skips, func(sk crawl.Skip) bool { return sk.Claimed == claimed }) {
 		return nil
 	}
-	ins, err := tx.PrepareContext(ctx, insertSkipped)
+	ins, err := s.d.stmt(ctx, tx, insertSkipped)
 	if err != nil {
 		return wrap(err, "apply batch: prepare")
 	}
@@ -198,7 +201,7 @@ func (s *CrawlStore) applyNew(ctx context.Context, tx *sql.Tx, owner string, b *
 	if len(b.New) == 0 {
 		return nil
 	}
-	st, err := tx.PrepareContext(ctx, insertURL)
+	st, err := s.d.stmt(ctx, tx, insertURL)
 	if err != nil {
 		return wrap(err, "apply batch: prepare")
 	}

@@ -12,7 +12,7 @@ import (
 const (
 	batchBytes = 4 << 20
 	batchPages = 2000
-	batchWait  = 100 * time.Millisecond
+	batchWait  = 250 * time.Millisecond
 )
 
 // writer collects workers' results into batches and commits each batch in

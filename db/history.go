@@ -16,7 +16,8 @@ import (
 // kept versions.
 const (
 	selectPrior = `
-SELECT id, cycle, content_fp, title, host, depth, status, content_type, length, near_group, redirect_to
+SELECT id, cycle, content_fp, title, host, depth, status, content_type, length, near_group, near_of,
+    redirect_to
 FROM pages WHERE crawl_id = ? AND fp = ?`
 	// rewriteRow brings a stored page up to date with a new visit, in
 	// place (cheaper than a delete and an insert, which touch every index
@@ -36,7 +37,7 @@ WHERE id = ?`
 UPDATE pages SET ip = ?, parent = ?, final_url = ?, charset = ?, content_encoding = ?, content_length = ?,
     last_modified = ?, expires = ?, etag = ?, description = ?, keywords = ?, author = ?, robots = ?,
     text = ?, duplicate_of = coalesce(?, duplicate_of), fetched_at = ?, duration = ?, redirects = ?,
-    resource = ?, err = ?, cycle = ?, change = ?, sketch = ?, near_of = ?, near_similarity = ?, truncated = ?
+    resource = ?, err = ?, cycle = ?, change = ?, sketch = ?, near_similarity = ?, truncated = ?
 WHERE id = ?`
 	// selectPrevVisit reads a URL's latest visit of an earlier cycle with
 	// the counts of those visits, for the revisit schedule.
@@ -111,13 +112,13 @@ type priorRow struct {
 type indexedColumns struct {
 	host, contentType, redirectTo string
 	depth, status                 int
-	length, nearGroup             int64
+	length, nearGroup, nearOf     int64
 }
 
 // indexedOf returns the indexed columns p would store.
 func indexedOf(p *crawl.Page) indexedColumns {
 	return indexedColumns{host: p.Host, contentType: p.ContentType, redirectTo: p.RedirectTo,
-		depth: p.Depth, status: p.Status, length: p.Length, nearGroup: int64(p.NearGroup)}
+		depth: p.Depth, status: p.Status, length: p.Length, nearGroup: int64(p.NearGroup), nearOf: int64(p.NearOf)}
 }
 
 // priorVisit is a page's latest visit in an earlier cycle, with the count
@@ -148,7 +149,7 @@ func (w *pageWriter) lookup(ctx context.Context, fp uint64) (prior, error) {
 	var r priorRow
 	switch err := w.st.prior.QueryRowContext(ctx, w.crawl, int64(fp)).Scan(&r.id, &r.cycle, &r.contentFP, &r.title,
 		&r.indexed.host, &r.indexed.depth, &r.indexed.status, &r.indexed.contentType, &r.indexed.length,
-		&r.indexed.nearGroup, &r.indexed.redirectTo); err {
+		&r.indexed.nearGroup, &r.indexed.nearOf, &r.indexed.redirectTo); err {
 	case nil:
 		pr.row = &r
 	case sql.ErrNoRows:
@@ -244,7 +245,7 @@ func (w *pageWriter) rewrite(ctx context.Context, p *crawl.Page, row *priorRow, 
 		_, err = w.st.refresh.ExecContext(ctx, p.IP, p.Parent, p.FinalURL, p.Charset, p.ContentEncoding,
 			p.ContentLength, unixSeconds(p.LastModified), unixSeconds(p.Expires), p.ETag, p.Description,
 			p.Keywords, p.Author, p.Robots, p.Text, dup, fetchedAt(p, now), int64(p.Duration), redirects,
-			p.Resource, p.Err, w.cycle, string(change), sketch, int64(p.NearOf), p.NearSimilarity, p.Truncated, row.id)
+			p.Resource, p.Err, w.cycle, string(change), sketch, p.NearSimilarity, p.Truncated, row.id)
 	} else {
 		_, err = w.st.rewrite.ExecContext(ctx, p.Host, p.IP, p.Depth, p.Parent, p.Status, p.FinalURL, p.ContentType,
 			p.Charset, p.ContentEncoding, p.ContentLength, p.Length, unixSeconds(p.LastModified), unixSeconds(p.Expires),

@@ -32,6 +32,7 @@ func TestRevisitSameText(t *testing.T) {
 		{"content type", func(p *crawl.Page) { p.ContentType = "application/xhtml+xml" }},
 		{"length", func(p *crawl.Page) { p.Length = 99 }},
 		{"description", func(p *crawl.Page) { p.Description = "new description" }},
+		{"near-duplicate", func(p *crawl.Page) { p.NearGroup, p.NearOf, p.NearSimilarity = 7, 9, 0.95 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := mustOpen(t)
@@ -55,7 +56,8 @@ func TestRevisitSameText(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got.Status != again.Status || got.Depth != again.Depth || got.ContentType != again.ContentType ||
-				got.Length != again.Length || got.Description != again.Description || got.Text != again.Text {
+				got.Length != again.Length || got.Description != again.Description || got.Text != again.Text ||
+				got.NearGroup != again.NearGroup || got.NearOf != again.NearOf || got.NearSimilarity != again.NearSimilarity {
 				t.Errorf("stored %+v\nwant the revisit %+v", got, again)
 			}
 			out, err := d.Outlinks(ctx, s.ID(), url, 0)

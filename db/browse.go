@@ -407,6 +407,9 @@ func (d *DB) CountPages(ctx context.Context, q PageQuery) (int, error) {
 	if q.Skipped {
 		return d.countSkipped(ctx, q)
 	}
+	if q.countFilters() {
+		return d.keptCount(ctx, &q)
+	}
 	from, where, args, err := q.filter("")
 	if err != nil {
 		return 0, err

@@ -76,7 +76,8 @@ ON CONFLICT (crawl_id, fp) DO UPDATE SET state = excluded.state, owner = '', lea
 
 // Apply commits a batch in one transaction: new URLs join the frontier,
 // pages are stored with their links, errors and full-text entry, each
-// visit joins the page's history, and their URLs turn done or error. A
+// visit joins the page's history, their URLs turn done or error, and the
+// crawl's page counts follow (see db/counts.go). A
 // page whose non-zero ContentFP equals an earlier page's is stored with
 // that page's URL as DuplicateOf; the Page passed in is not modified. A
 // page stored again for the same URL replaces the old, except after a 304
@@ -117,6 +118,10 @@ func (s *CrawlStore) apply(ctx context.Context, owner string, b *crawl.Batch) er
 		if err := tx.QueryRowContext(wctx, `SELECT cycle FROM crawls WHERE id = ?`, s.id).Scan(&cycle); err != nil {
 			return wrap(err, "apply batch: read the crawl's cycle")
 		}
+		counts, err := s.d.countBefore(wctx, tx, s.id, b.Pages)
+		if err != nil {
+			return err
+		}
 		w, err := newPageWriter(wctx, tx, s.id, cycle, hist, s.d.pg)
 		if err != nil {
 			return err
@@ -137,6 +142,9 @@ func (s *CrawlStore) apply(ctx context.Context, owner string, b *crawl.Batch) er
 			}
 		}
 		if err := w.index(wctx); err != nil {
+			return err
+		}
+		if err := s.d.updateCounts(wctx, tx, counts); err != nil {
 			return err
 		}
 	}

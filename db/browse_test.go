@@ -152,6 +152,7 @@ func TestPageFilters(t *testing.T) {
 	d := mustOpen(t)
 	s := mustCrawl(t, d, "http://127.0.0.1/")
 	fill(t, s, 61)
+	judgeAndGroup(t, d, s.ID())
 	raw := rawRows(t, d, s.ID())
 	two := 2
 	tests := []struct {
@@ -169,15 +170,26 @@ func TestPageFilters(t *testing.T) {
 		{"search and filters", PageQuery{Search: "shared", StatusClass: 5},
 			func(r rawRow) bool { return r.status/100 == 5 }},
 		{"nothing", PageQuery{Host: "nowhere"}, func(r rawRow) bool { return false }},
+		{"black", PageQuery{Verdict: "black"}, func(r rawRow) bool { return verdictOf(r) == "black" }},
+		{"grey and 2xx", PageQuery{Verdict: "grey", StatusClass: 2},
+			func(r rawRow) bool { return verdictOf(r) == "grey" && r.status/100 == 2 }},
+		{"near", PageQuery{NearDuplicates: true}, nearDuplicate},
+		{"near and host", PageQuery{NearDuplicates: true, Host: "127.0.0.1:8080"},
+			func(r rawRow) bool { return nearDuplicate(r) && r.host == "127.0.0.1:8080" }},
+		{"search and verdict", PageQuery{Search: "shared", Verdict: "white"},
+			func(r rawRow) bool { return verdictOf(r) == "white" }},
+		{"search, depth and type", PageQuery{Search: "shared", Depth: &two, ContentType: "text/html"},
+			func(r rawRow) bool { return r.depth == 2 && r.ctype == "text/html" }},
 	}
-	defer func(n int) { sortInMemory = n }(sortInMemory)
+	defer func() { forcePlan = nil }()
 	// Few matches are found through the filters' indexes and sorted; many
-	// are found by walking the sort column's index. Take both ways.
-	for _, limit := range []int{1000, 0} {
-		sortInMemory = limit
+	// are found by walking the sort column's index, checking the filters
+	// row by row or against sets. Take every way (see candidates).
+	for way := range 4 {
+		forcePlan = func(c []listPlan) listPlan { return c[min(way, len(c)-1)] }
 		for _, tt := range tests {
 			for _, sort := range []SortKey{SortStored, SortURL, SortStatus, SortTitle} {
-				t.Run(fmt.Sprintf("%s/%s/sortInMemory=%d", tt.name, sort, limit), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s/%s/plan%d", tt.name, sort, way), func(t *testing.T) {
 					q := tt.q
 					q.Crawl, q.Limit, q.Sort, q.Desc = s.ID(), 4, sort, sort == SortStatus
 					want := expected(raw, q, tt.keep)
@@ -272,4 +284,37 @@ func TestSearchSnippetsAndErrors(t *testing.T) {
 	if _, err := d.Pages(ctx, PageQuery{Crawl: s.ID(), StatusClass: 7}); err == nil {
 		t.Error("status class 7 accepted")
 	}
+}
+
+// judgeAndGroup gives pages of a crawl filled by fill verdicts and near-
+// duplicate groups, by id (see verdictOf and nearDuplicate).
+func judgeAndGroup(t *testing.T, d *DB, crawlID int64) {
+	t.Helper()
+	for _, q := range []string{
+		`INSERT INTO verdicts (page_id, crawl_id, pending, verdict)
+SELECT id, crawl_id, 0, CASE id % 3 WHEN 0 THEN 'black' WHEN 1 THEN 'grey' ELSE 'white' END FROM pages
+WHERE crawl_id = ? AND id % 4 <> 0`,
+		`UPDATE pages SET near_group = fp WHERE crawl_id = ?`,
+		`UPDATE pages SET near_group = (SELECT q.fp FROM pages q WHERE q.id = pages.id - 1), near_similarity = 0.9,
+    near_of = (SELECT q.fp FROM pages q WHERE q.id = pages.id - 1)
+WHERE crawl_id = ? AND id % 7 = 1 AND id > 1`,
+	} {
+		if _, err := d.w.Exec(q, crawlID); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// verdictOf is the verdict judgeAndGroup gave a page.
+func verdictOf(r rawRow) string {
+	if r.id%4 == 0 {
+		return ""
+	}
+	return []string{"black", "grey", "white"}[r.id%3]
+}
+
+// nearDuplicate reports whether judgeAndGroup put a page in a group with
+// a match: the pages that matched (id 8, 15, …) and their matches.
+func nearDuplicate(r rawRow) bool {
+	return (r.id%7 == 1 && r.id > 1) || r.id%7 == 0
 }

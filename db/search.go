@@ -45,7 +45,7 @@ func (q *PageQuery) relevanceOrder() (orderBy, after string, args []any, err err
 // offset or by (rank, id), both cheap for the result sets people page
 // through.
 func (d *DB) relevant(ctx context.Context, q PageQuery, offset int) ([]PageRow, error) {
-	from, where, args, err := q.filter("")
+	from, where, args, err := q.filter(access{})
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,10 @@ func (d *DB) relevant(ctx context.Context, q PageQuery, offset int) ([]PageRow, 
 }
 
 // snippets fills in the Snippet of each row of a listing in another
-// order: the best fragment of its title, text or URL for the search.
+// order: the best fragment of its title, text or URL for the search. On
+// SQLite each row is one question to FTS5 when the search can be asked
+// about single pages cheaply (see probeQuery), else one pass over the
+// matches between the rows' ids.
 func (d *DB) snippets(ctx context.Context, search string, list []PageRow) error {
 	q := PageQuery{Search: search, pg: d.pg}
 	from, match, err := q.searchFrom()
@@ -88,29 +91,42 @@ func (d *DB) snippets(ctx context.Context, search string, list []PageRow) error 
 	}
 	ids := make([]int64, len(list))
 	at := make(map[int64]int, len(list))
+	lo, hi := list[0].ID, list[0].ID
 	for i, r := range list {
 		ids[i] = r.ID
 		at[r.ID] = i
+		lo, hi = min(lo, r.ID), max(hi, r.ID)
 	}
 	idJSON, _ := json.Marshal(ids)
-	query := `SELECT rowid, rank, ` + snippetSQL + ` FROM pages_fts WHERE pages_fts MATCH ? AND rowid IN ` + d.idsIn()
+	query := `SELECT rowid, ` + snippetSQL + ` FROM pages_fts WHERE pages_fts MATCH ? AND rowid IN ` + d.idsIn()
+	args := []any{match, string(idJSON)}
 	if d.pg {
-		query = `SELECT p.id, ` + pgRank + `, ` + pgSnippet + ` FROM ` + from + ` WHERE p.fts @@ tsq AND p.id IN ` + d.idsIn()
+		query = `SELECT p.id, ` + pgSnippet + ` FROM ` + from + ` WHERE p.fts @@ tsq AND p.id IN ` + d.idsIn()
+	} else {
+		probe, cheap, err := d.probeQuery(ctx, search)
+		if err != nil {
+			return err
+		}
+		args[0] = probe
+		if !cheap {
+			query = `SELECT rowid, ` + snippetSQL + ` FROM pages_fts WHERE pages_fts MATCH ? AND rowid >= ? AND rowid <= ?
+    AND +rowid IN ` + d.idsIn()
+			args = []any{probe, lo, hi, string(idJSON)}
+		}
 	}
-	rows, err := d.r.QueryContext(ctx, query, match, string(idJSON))
+	rows, err := d.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return wrap(badQuery(err, search), "search snippets")
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var rank float64
 		var snip sql.NullString
-		if err := rows.Scan(&id, &rank, &snip); err != nil {
+		if err := rows.Scan(&id, &snip); err != nil {
 			return wrap(err, "search snippets")
 		}
 		if i, ok := at[id]; ok {
-			list[i].Rank, list[i].Snippet = rank, cleanSnippet(snip.String)
+			list[i].Snippet = cleanSnippet(snip.String)
 		}
 	}
 	return wrap(badQuery(rows.Err(), search), "search snippets")

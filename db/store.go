@@ -302,33 +302,17 @@ func (s *CrawlStore) Counts(ctx context.Context) (crawl.Counts, error) {
 	return countURLs(ctx, s.d.r, s.id)
 }
 
+// countURLs counts a crawl's URLs in each state, one range of urls_claim
+// per state: SQLite counts a range faster than it groups its entries.
 func countURLs(ctx context.Context, q querier, id int64) (crawl.Counts, error) {
 	var c crawl.Counts
-	rows, err := q.QueryContext(ctx, `SELECT state, count(*) FROM urls WHERE crawl_id = ? GROUP BY state`, id)
-	if err != nil {
-		return c, wrap(err, "count urls")
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var state crawl.State
-		var n int64
-		if err := rows.Scan(&state, &n); err != nil {
-			return c, wrap(err, "count urls")
-		}
-		switch state {
-		case crawl.Waiting:
-			c.Waiting = n
-		case crawl.Processing:
-			c.Processing = n
-		case crawl.Done:
-			c.Done = n
-		case crawl.Error:
-			c.Error = n
-		case crawl.Skipped:
-			c.Skipped = n
-		}
-	}
-	return c, wrap(rows.Err(), "count urls")
+	err := q.QueryRowContext(ctx, `SELECT
+    (SELECT count(*) FROM urls WHERE crawl_id = ?1 AND state = ?2), (SELECT count(*) FROM urls WHERE crawl_id = ?1 AND state = ?3),
+    (SELECT count(*) FROM urls WHERE crawl_id = ?1 AND state = ?4), (SELECT count(*) FROM urls WHERE crawl_id = ?1 AND state = ?5),
+    (SELECT count(*) FROM urls WHERE crawl_id = ?1 AND state = ?6)`,
+		id, int(crawl.Waiting), int(crawl.Processing), int(crawl.Done), int(crawl.Error), int(crawl.Skipped)).Scan(
+		&c.Waiting, &c.Processing, &c.Done, &c.Error, &c.Skipped)
+	return c, wrap(err, "count urls")
 }
 
 // querier is what *sql.DB, *sql.Tx and *sql.Conn share for reading.

@@ -22,3 +22,39 @@ INSERT INTO page_counts (crawl_id, host, content_type, status, depth, pages, byt
 SELECT crawl_id, host, content_type, status, depth, count(*), sum(length) FROM pages
 GROUP BY crawl_id, host, content_type, status, depth;
 
+-- The indexes of the results table, reshaped rather than added to (every
+-- index costs the writer per page). Each sort column's index carries the
+-- status and depth after the id, so a listing filtered by status class or
+-- depth walks the sort order and skips the rows the filters refuse without
+-- reading them. The stored order's index carries every column the
+-- listings filter on, so it also answers "does page id pass the filters"
+-- for the pages a search or a verdict finds. The host index carries the
+-- URL: one host's pages in URL order are a walk of it.
+DROP INDEX pages_stored;
+DROP INDEX pages_url;
+DROP INDEX pages_status;
+DROP INDEX pages_title;
+DROP INDEX pages_depth;
+DROP INDEX pages_type;
+DROP INDEX pages_length;
+DROP INDEX pages_fetched;
+DROP INDEX pages_host;
+CREATE INDEX pages_stored  ON pages (crawl_id, id, status, depth, host, content_type);
+CREATE INDEX pages_url     ON pages (crawl_id, url, id, status, depth);
+CREATE INDEX pages_status  ON pages (crawl_id, status, id, depth);
+CREATE INDEX pages_title   ON pages (crawl_id, title, id, status, depth);
+CREATE INDEX pages_depth   ON pages (crawl_id, depth, id, status);
+CREATE INDEX pages_type    ON pages (crawl_id, content_type, id, status, depth);
+CREATE INDEX pages_length  ON pages (crawl_id, length, id, status, depth);
+CREATE INDEX pages_fetched ON pages (crawl_id, fetched_at, id, status, depth);
+CREATE INDEX pages_host    ON pages (crawl_id, host, url, id, status, depth);
+
+-- The pages that matched an earlier one, by group: the near-duplicate
+-- filter's groups are read from it (a few pages in a hundred) rather than
+-- from every page's row; a page that matched nothing has no entry.
+CREATE INDEX pages_near_of ON pages (crawl_id, near_group, near_of) WHERE near_of <> 0;
+
+-- The full-text index's vocabulary, for asking about single pages with
+-- the words a search's prefix stands for rather than the prefix (see
+-- db/expand.go).
+CREATE VIRTUAL TABLE pages_fts_words USING fts5vocab (pages_fts, 'instance');

@@ -61,7 +61,7 @@ func (d *DB) probeQuery(ctx context.Context, typed string) (match string, cheap 
 			out[i] = `("` + strings.Join(words, `" OR "`) + `")`
 		}
 	}
-	return strings.Join(out, " "), cheap, nil
+	return strings.Join(out, " AND "), cheap, nil
 }
 
 // foldASCII returns an ASCII word as the index holds it (lower case);

@@ -78,7 +78,7 @@ func (q *PageQuery) filter(a access) (from, where string, args []any, err error)
 	}
 	if q.Search != "" && (q.pg || search == "drive") {
 		var match string
-		if from, match, err = q.searchFrom(); err != nil {
+		if from, match, err = q.searchFromIndexed(a.index); err != nil {
 			return "", "", nil, err
 		}
 		args = append([]any{match}, args...)
@@ -87,6 +87,12 @@ func (q *PageQuery) filter(a access) (from, where string, args []any, err error)
 		} else {
 			conds = append(conds, "p.fts @@ tsq")
 		}
+	}
+	if a.bounds != "" {
+		// Before the filters: SQLite bounds an index range by the first
+		// bound it meets, and these are the tightest.
+		conds = append(conds, a.bounds)
+		args = append(args, a.boundArgs...)
 	}
 	switch c := q.StatusClass; {
 	case c == -1:
@@ -102,10 +108,6 @@ func (q *PageQuery) filter(a access) (from, where string, args []any, err error)
 	if q.Depth != nil {
 		conds = append(conds, "p.depth = ?")
 		args = append(args, *q.Depth)
-	}
-	if a.bounds != "" {
-		conds = append(conds, a.bounds)
-		args = append(args, a.boundArgs...)
 	}
 	if q.ContentType != "" {
 		if in := set(byType); in != "" {

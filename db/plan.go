@@ -1,9 +1,13 @@
 package db
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"time"
 )
 
 // How a listing finds its rows on SQLite (PostgreSQL's planner chooses for
@@ -38,9 +42,17 @@ const (
 	costProbe = 100.0 // asking the full-text index whether one page matches
 )
 
+// clusterShare is the run of refused rows, as a share of the rows a walk
+// may read, that a plan allows for before a walk's first matches.
+const clusterShare = 0.1
+
+// searchSample is how many matches a plan counts to size a search; past
+// that it counts those among the crawl's first searchSample ids.
+const searchSample = 20_000
+
 // countCap bounds the counts a plan makes to size the verdict, near-
 // duplicate and search filters, and is the most ids it puts in a set.
-const countCap = 100_000
+const countCap = 200_000
 
 // listPlan is how pick finds a listing's rows.
 type listPlan struct {
@@ -53,6 +65,9 @@ type listPlan struct {
 // how many pages each filter keeps alone (the crawl's when it is unset).
 type sizes struct {
 	crawl                      float64
+	span                       float64 // pages whose sort key lies within bounds: what a walk may read
+	bounds                     string  // the range of the sort column the listing's rows have, when the kept counts know it
+	boundArgs                  []any
 	kept                       float64 // pages the status, type, host and depth filters keep together
 	status, depth, host, ctype float64
 	verdict, near, search      float64 // bounded by countCap
@@ -60,38 +75,51 @@ type sizes struct {
 	cheapProbe                 bool    // match can be asked about one page cheaply (no prefix)
 }
 
-// forcePlan, when a test sets it, makes plan take the candidate it
-// returns instead of the cheapest.
+// forcePlan, when a test sets it, makes plans return only the candidate
+// it picks.
 var forcePlan func(candidates []listPlan) listPlan
 
-// plan chooses how to find the rows of q from offset on (see above).
-func (d *DB) plan(ctx context.Context, q *PageQuery, offset int) (listPlan, error) {
+// plans returns the ways to find the rows of q from offset on (see
+// above), the cheapest estimate first; PostgreSQL's, and listings with an
+// index of their own, have one.
+func (d *DB) plans(ctx context.Context, q *PageQuery, offset int) ([]listPlan, error) {
 	sc := sortColumns[q.Sort]
 	if d.pg {
-		return listPlan{}, nil
+		return []listPlan{{}}, nil
 	}
 	if q.Host != "" && q.Sort == SortURL && q.Search == "" && q.Verdict == "" && !q.NearDuplicates {
-		return listPlan{access: access{index: "pages_host"}}, nil
+		return []listPlan{{access: access{index: "pages_host"}}}, nil
 	}
 	if q.Search == "" && !q.filtered() {
-		return listPlan{access: access{index: sc.index}}, nil
+		return []listPlan{{access: access{index: sc.index}}}, nil
 	}
 	s, err := d.sizes(ctx, q)
 	if err != nil {
-		return listPlan{}, err
+		return nil, err
 	}
 	c := d.candidates(q, s, offset)
 	if forcePlan != nil {
-		return forcePlan(c), nil
+		return []listPlan{forcePlan(c)}, nil
 	}
-	best := c[0]
-	for _, p := range c[1:] {
-		if p.cost < best.cost {
-			best = p
-		}
-	}
-	return best, nil
+	slices.SortStableFunc(c, func(a, b listPlan) int { return cmp.Compare(a.cost, b.cost) })
+	return c, nil
 }
+
+// budget is how long a plan may run before the next is tried: the next
+// one's estimate, at least minBudget. Estimates assume matches spread
+// evenly along the sort order; when they gather late in it, a walk runs
+// out of its budget and the next plan, which depends less on where they
+// are, takes over, so the listing costs at most about twice the better.
+func budget(next listPlan) time.Duration {
+	return max(minBudget, time.Duration(next.cost*budgetScale)*time.Microsecond)
+}
+
+// minBudget is the least time a plan is given; budgetScale turns an
+// estimate in microseconds into the time a plan is given.
+var (
+	minBudget   = 30 * time.Millisecond
+	budgetScale = 1.5
+)
 
 // candidates are the plans for q worth costing: walks checking the filters
 // row by row, each in its cheaper form, or against sets wherever they
@@ -102,46 +130,80 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 	if q.Host != "" && q.Sort == SortURL {
 		index = "pages_host"
 	}
-	want := float64(offset + q.limit())
-	m := s.kept * s.verdict / s.crawl * s.near / s.crawl * s.search / s.crawl
-	walked := math.Min(s.crawl, want*s.crawl/math.Max(m, 1))
-	others := m * s.crawl / s.search // rows the filters but the search keep
 	uncovered := q.uncovered(index)
-	size := map[filterSet]float64{byHost: s.host, byType: s.ctype, byVerdict: s.verdict, byNear: s.near, bySearch: s.search}
+	// Each filter's share of the crawl, taken as independent; the kept
+	// counts give the status, type, host and depth filters' share together,
+	// within the walk's bounds.
+	share := map[filterSet]float64{byHost: s.host / s.crawl, byType: s.ctype / s.crawl, byVerdict: s.verdict / s.crawl,
+		byNear: s.near / s.crawl, bySearch: s.search / s.crawl}
+	covered := math.Min(1, s.kept/s.span) // the share an index entry is kept by
+	for f, d := range share {
+		if uncovered&f != 0 && (f == byHost || f == byType) {
+			covered = math.Min(1, covered/math.Max(d, 1e-9))
+		}
+	}
+	want := float64(offset + q.limit())
 	walk := func(sets filterSet) listPlan {
-		p := listPlan{access: access{index: index, sets: sets, probe: s.match}}
-		p.cost = walked * costEntry
-		rows := false
-		for f, n := range size {
+		p := listPlan{access: access{index: index, sets: sets, probe: s.match, bounds: s.bounds, boundArgs: s.boundArgs}}
+		// The filters are checked in stages: in the index entry, against
+		// sets, row by row, the search last. Each stage must pass on as
+		// many rows as the next needs: at its density, plus a run of rows
+		// it refuses (matches come in clusters: a host's pages in URL
+		// order, a status's in size order, …).
+		passed := covered // share of the crawl's entries reaching a stage
+		stage := func(need, density, cost float64) float64 {
+			density = math.Max(density, 1/s.span)
+			n := math.Min(s.span*passed, need/density+clusterShare*s.span*passed*(1-density))
+			p.cost += n * cost
+			passed *= density
+			return n
+		}
+		setShare, rowShare, search := 1.0, 1.0, 1.0
+		for f, d := range share {
 			switch {
 			case uncovered&f == 0:
 			case sets&f != 0:
+				n := d * s.crawl
 				if n >= countCap {
 					n = s.crawl // counted up to the cap only: the set may be as large as the crawl
 				}
 				p.cost += n * costSet
+				if f == byNear {
+					p.cost += n * (costRow/2 - costSet) // a seek in pages_near per group
+				}
+				setShare *= d
 			case f == bySearch:
-				p.cost += walked * others / s.crawl * costProbe
+				search = d
 			default:
-				rows = true
+				rowShare *= d
 			}
 		}
-		if rows {
-			p.cost += walked * costRow
+		// Work back from the rows wanted: how many the last stage must
+		// see, then the one before it, down to the entries walked.
+		passed = covered * setShare * rowShare
+		need := want
+		if uncovered&bySearch != 0 && sets&bySearch == 0 {
+			need = stage(need, search, costProbe)
 		}
+		passed = covered * setShare
+		if rowShare < 1 || uncovered&^sets&^bySearch != 0 {
+			need = stage(need, rowShare, costRow)
+		}
+		passed = 1
+		stage(need, covered*setShare, costEntry)
 		return p
 	}
-	var mixed, all filterSet
-	for f, n := range size {
+	var mixed, every filterSet
+	for f, d := range share {
 		if uncovered&f != 0 {
-			all |= f
-			if n < countCap || (f == bySearch && !s.cheapProbe) {
+			every |= f
+			if d*s.crawl < countCap || (f == bySearch && !s.cheapProbe) {
 				mixed |= f
 			}
 		}
 	}
 	var list []listPlan
-	for _, sets := range []filterSet{0, mixed, all} {
+	for _, sets := range []filterSet{0, mixed, every} {
 		if q.Search != "" && !s.cheapProbe && sets&bySearch == 0 {
 			continue // asking FTS5 about each row with a prefix is too dear
 		}
@@ -149,7 +211,11 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 			list = append(list, walk(sets))
 		}
 	}
-	// The gather: the most selective filter drives.
+	return append(list, q.gather(s))
+}
+
+// gather is the plan finding q's rows through its most selective filter.
+func (q *PageQuery) gather(s sizes) listPlan {
 	g := listPlan{gather: true, access: access{probe: s.match}}
 	drive := math.Inf(1)
 	for _, f := range []struct {
@@ -175,7 +241,7 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 			g.cost += drive * costProbe
 		}
 	}
-	return append(list, g)
+	return g
 }
 
 // uncovered returns q's filters that an entry of index cannot check: the
@@ -235,6 +301,10 @@ func (d *DB) sizes(ctx context.Context, q *PageQuery) (sizes, error) {
 			}
 		}
 	}
+	s.span = s.crawl
+	if err := d.bound(ctx, q, &s); err != nil {
+		return s, err
+	}
 	bounded := func(dst *float64, query string, args ...any) error {
 		var n int
 		err := d.r.QueryRowContext(ctx, fmt.Sprintf(`SELECT count(*) FROM (%s LIMIT %d) AS s`, query, countCap), args...).Scan(&n)
@@ -247,21 +317,62 @@ func (d *DB) sizes(ctx context.Context, q *PageQuery) (sizes, error) {
 		}
 	}
 	if q.NearDuplicates {
-		err := bounded(&s.near, `SELECT 1 FROM pages INDEXED BY pages_near WHERE crawl_id = ? AND near_group <> 0 AND near_group IN `+
-			nearGroups, q.Crawl, q.Crawl)
-		if err != nil {
+		// A group with a match holds the pages that matched and the first
+		// page they matched, at least: about twice the pages that matched
+		// (counting a group's pages costs a seek per group).
+		if err := bounded(&s.near, `SELECT 1 FROM pages WHERE crawl_id = ? AND near_of <> 0`, q.Crawl); err != nil {
 			return s, err
 		}
+		s.near = math.Min(s.crawl, 2*s.near)
 	}
 	if q.Search != "" {
 		if s.match, s.cheapProbe, err = d.probeQuery(ctx, q.Search); err != nil {
 			return s, err
 		}
-		n, err := d.searchCount(ctx, q.Crawl, s.match, countCap)
-		s.search = float64(n)
-		return s, err
+		n, err := d.searchCount(ctx, q.Crawl, s.match, searchSample)
+		if err != nil || n < searchSample {
+			s.search = float64(n)
+			return s, err
+		}
+		// Past a sample's worth, the share of matches among the crawl's
+		// first ids stands for all.
+		var ids, sample int
+		err = d.r.QueryRowContext(ctx, `SELECT (SELECT max(id) FROM pages WHERE crawl_id = ?2) - (
+    SELECT min(id) FROM pages WHERE crawl_id = ?2) + 1, (
+    SELECT count(*) FROM pages_fts WHERE pages_fts MATCH ?1 AND rowid >= (SELECT min(id) FROM pages WHERE crawl_id = ?2)
+        AND rowid < (SELECT min(id) FROM pages WHERE crawl_id = ?2) + ?3)`, s.match, q.Crawl, searchSample).Scan(&ids, &sample)
+		s.search = math.Min(s.crawl, math.Max(searchSample, s.crawl*float64(sample)/float64(min(ids, searchSample))))
+		return s, wrap(badQuery(err, q.Search), "size the search")
 	}
 	return s, nil
+}
+
+// bound finds, for a listing sorted by a column the kept counts count by
+// (status, depth, type) and filtered by some of them, the range of values
+// its rows have in that column and the crawl's pages in that range: a
+// walk of the sort order starts and ends there. One host's pages may all
+// answer 404, all of one depth; their walk skips the others unread.
+func (d *DB) bound(ctx context.Context, q *PageQuery, s *sizes) error {
+	col := map[SortKey]string{SortStatus: "status", SortDepth: "depth", SortType: "content_type"}[q.Sort]
+	kept := PageQuery{Crawl: q.Crawl, StatusClass: q.StatusClass, ContentType: q.ContentType, Host: q.Host, Depth: q.Depth}
+	if col == "" || !kept.filtered() {
+		return nil
+	}
+	where, args, err := kept.countWhere()
+	if err != nil {
+		return err
+	}
+	var lo, hi any
+	err = d.r.QueryRowContext(ctx, `SELECT min(`+col+`), max(`+col+`) FROM page_counts WHERE `+where+` AND pages > 0`,
+		args...).Scan(&lo, &hi)
+	if err != nil || lo == nil {
+		return wrap(err, "bound the listing")
+	}
+	var span int64
+	err = d.r.QueryRowContext(ctx, `SELECT coalesce(sum(pages), 0) FROM page_counts WHERE crawl_id = ? AND `+col+` >= ? AND `+
+		col+` <= ?`, q.Crawl, lo, hi).Scan(&span)
+	s.bounds, s.boundArgs, s.span = "p."+col+" >= ? AND p."+col+" <= ?", []any{lo, hi}, math.Max(float64(span), 1)
+	return wrap(err, "bound the listing")
 }
 
 // searchCount counts, up to limit, the matches of an FTS5 query among the
@@ -291,10 +402,36 @@ func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, err
 	if _, ok := sortColumns[q.Sort]; !ok {
 		return nil, fmt.Errorf("sort by %q: unknown column", q.Sort)
 	}
-	p, err := d.plan(ctx, &q, offset)
+	plans, err := d.plans(ctx, &q, offset)
 	if err != nil {
 		return nil, err
 	}
+	var list []PageRow
+	for i, p := range plans {
+		run, cancel := ctx, context.CancelFunc(func() {})
+		if i < len(plans)-1 {
+			run, cancel = context.WithTimeout(ctx, budget(plans[i+1]))
+		}
+		list, err = d.list(run, &q, p, offset)
+		over := errors.Is(run.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+		cancel()
+		if err == nil || !over {
+			break
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if q.Search != "" && len(list) > 0 {
+		if err := d.snippets(ctx, q.Search, list); err != nil {
+			return nil, err
+		}
+	}
+	return list, nil
+}
+
+// list reads the rows of q from offset on, found as p says.
+func (d *DB) list(ctx context.Context, q *PageQuery, p listPlan, offset int) ([]PageRow, error) {
 	pick, args, err := q.pick(p, offset)
 	if err != nil {
 		return nil, err
@@ -324,11 +461,6 @@ SELECT %s FROM pick %s pages p ON p.id = pick.id ORDER BY %s LIMIT ?`, pick, row
 	}
 	if err := rows.Err(); err != nil {
 		return nil, wrap(badQuery(err, q.Search), "list pages")
-	}
-	if q.Search != "" && len(list) > 0 {
-		if err := d.snippets(ctx, q.Search, list); err != nil {
-			return nil, err
-		}
 	}
 	return list, nil
 }
@@ -383,23 +515,4 @@ SELECT id FROM (SELECT p.id AS id FROM %[1]s WHERE `+next+` ORDER BY %[6]s LIMIT
 	all := append(append([]any{}, args...), q.After.Key, q.After.ID, n)
 	all = append(append(all, nextArgs...), n)
 	return query, all, nil
-}
-
-// CountPages returns how many pages match q's filters (After and Limit
-// are ignored).
-func (d *DB) CountPages(ctx context.Context, q PageQuery) (int, error) {
-	q.pg = d.pg
-	if q.Skipped {
-		return d.countSkipped(ctx, q)
-	}
-	if q.countFilters() {
-		return d.keptCount(ctx, &q)
-	}
-	from, where, args, err := q.filter(access{})
-	if err != nil {
-		return 0, err
-	}
-	var n int
-	err = d.r.QueryRowContext(ctx, "SELECT count(*) FROM "+from+" WHERE "+where, args...).Scan(&n)
-	return n, wrap(badQuery(err, q.Search), "count pages")
 }

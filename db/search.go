@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // snippetTokens is how many tokens a snippet shows around its matches.
@@ -40,12 +41,15 @@ func (q *PageQuery) relevanceOrder() (orderBy, after string, args []any, err err
 	return orderBy, after, args, nil
 }
 
-// relevant lists the matches of a search best first. A search's matches
-// are read from the full-text index and sorted by SQLite, so this pages by
-// offset or by (rank, id), both cheap for the result sets people page
-// through.
+// relevant lists the matches of a search best first. The full-text index
+// drives: every match of the crawl passing the filters is ranked (bm25 on
+// SQLite reads each match's length, a couple of microseconds a match),
+// the best offset+Limit are kept by SQLite's sorter, and only their rows
+// and snippets are read. It pages by offset or by (rank, id).
 func (d *DB) relevant(ctx context.Context, q PageQuery, offset int) ([]PageRow, error) {
-	from, where, args, err := q.filter(access{})
+	// The matches come in id order, so reading their rows is a walk of
+	// the table (cheaper than seeks in an index).
+	from, where, args, err := q.filter(access{drive: bySearch})
 	if err != nil {
 		return nil, err
 	}
@@ -57,25 +61,57 @@ func (d *DB) relevant(ctx context.Context, q PageQuery, offset int) ([]PageRow, 
 		where += " AND " + after
 		args = append(args, afterArgs...)
 	}
-	query := fmt.Sprintf("SELECT %s, %s, %s FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?",
-		rowColumns, q.rankColumn(), q.snippetColumn(), from, where, orderBy)
+	query := fmt.Sprintf("SELECT p.id, %s FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?", q.rankColumn(), from, where, orderBy)
 	rows, err := d.r.QueryContext(ctx, query, append(args, q.limit(), offset)...)
 	if err != nil {
 		return nil, wrap(badQuery(err, q.Search), "search")
 	}
-	defer rows.Close()
-	var list []PageRow
+	var ids []int64
+	rank := map[int64]float64{}
 	for rows.Next() {
-		var snip sql.NullString
-		var rank float64
-		r, err := scanRow(rows, &rank, &snip)
-		if err != nil {
+		var id int64
+		var r float64
+		if err := rows.Scan(&id, &r); err != nil {
+			rows.Close()
 			return nil, wrap(err, "search")
 		}
-		r.Rank, r.Snippet = rank, cleanSnippet(snip.String)
-		list = append(list, r)
+		ids = append(ids, id)
+		rank[id] = r
 	}
-	return list, wrap(badQuery(rows.Err(), q.Search), "search")
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, wrap(badQuery(err, q.Search), "search")
+	}
+	list, err := d.rowsByID(ctx, ids)
+	if err != nil || len(list) == 0 {
+		return list, err
+	}
+	for i := range list {
+		list[i].Rank = rank[list[i].ID]
+	}
+	return list, d.snippets(ctx, q.Search, list)
+}
+
+// rowsByID reads the rows of the pages with the given ids, in that order.
+func (d *DB) rowsByID(ctx context.Context, ids []int64) ([]PageRow, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	idJSON, _ := json.Marshal(ids)
+	rows, err := d.r.QueryContext(ctx, `SELECT `+rowColumns+` FROM pages p WHERE p.id IN `+d.idsIn(), string(idJSON))
+	if err != nil {
+		return nil, wrap(err, "read pages")
+	}
+	byID, err := collectRows(rows, "read pages")
+	if err != nil {
+		return nil, err
+	}
+	at := make(map[int64]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	slices.SortFunc(byID, func(a, b PageRow) int { return at[a.ID] - at[b.ID] })
+	return byID, nil
 }
 
 // snippets fills in the Snippet of each row of a listing in another

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // rawRow is a page as read straight from the table, to check listings
@@ -181,12 +182,18 @@ func TestPageFilters(t *testing.T) {
 		{"search, depth and type", PageQuery{Search: "shared", Depth: &two, ContentType: "text/html"},
 			func(r rawRow) bool { return r.depth == 2 && r.ctype == "text/html" }},
 	}
-	defer func() { forcePlan = nil }()
+	defer func(budget time.Duration, scale float64, deep, sample int) {
+		forcePlan, minBudget, budgetScale, deepOffset, searchSample = nil, budget, scale, deep, sample
+	}(minBudget, budgetScale, deepOffset, searchSample)
 	// Few matches are found through the filters' indexes and sorted; many
 	// are found by walking the sort column's index, checking the filters
-	// row by row or against sets. Take every way (see candidates).
-	for way := range 4 {
+	// row by row or against sets. Take every way (see candidates); the
+	// last runs out of time in every plan but the last.
+	for way := range 5 {
 		forcePlan = func(c []listPlan) listPlan { return c[min(way, len(c)-1)] }
+		if way == 4 {
+			forcePlan, minBudget, budgetScale, deepOffset, searchSample = nil, 0, 0, 0, 5
+		}
 		for _, tt := range tests {
 			for _, sort := range []SortKey{SortStored, SortURL, SortStatus, SortTitle} {
 				t.Run(fmt.Sprintf("%s/%s/plan%d", tt.name, sort, way), func(t *testing.T) {
@@ -317,4 +324,57 @@ func verdictOf(r rawRow) string {
 // a match: the pages that matched (id 8, 15, …) and their matches.
 func nearDuplicate(r rawRow) bool {
 	return (r.id%7 == 1 && r.id > 1) || r.id%7 == 0
+}
+
+// TestRelevanceWithFilters lists searches best first with other filters:
+// every match the filters keep, once, ranks in order, on both stores.
+func TestRelevanceWithFilters(t *testing.T) {
+	d := mustOpen(t)
+	s := mustCrawl(t, d, "http://127.0.0.1/")
+	fill(t, s, 61)
+	fill(t, mustCrawl(t, d, "http://127.0.0.2/"), 20) // another crawl's matches, never listed
+	judgeAndGroup(t, d, s.ID())
+	raw := rawRows(t, d, s.ID())
+	for _, tt := range []struct {
+		q    PageQuery
+		keep func(rawRow) bool
+	}{
+		{PageQuery{Search: "shared"}, nil},
+		{PageQuery{Search: "shared", StatusClass: 4}, func(r rawRow) bool { return r.status/100 == 4 }},
+		{PageQuery{Search: "shared", Verdict: "grey", Host: "127.0.0.1:8080"},
+			func(r rawRow) bool { return verdictOf(r) == "grey" && r.host == "127.0.0.1:8080" }},
+		{PageQuery{Search: "body", NearDuplicates: true}, nearDuplicate},
+	} {
+		q := tt.q
+		q.Crawl, q.Sort, q.Limit = s.ID(), SortRelevance, 4
+		want := expected(raw, PageQuery{}, tt.keep)
+		var got []int64
+		var last *PageRow
+		for calls := 0; calls < 100; calls++ {
+			rows, err := d.Pages(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range rows {
+				if last != nil && (r.Rank < last.Rank || (r.Rank == last.Rank && r.ID <= last.ID)) {
+					t.Errorf("%+v: row %d (rank %v) after row %d (rank %v)", tt.q, r.ID, r.Rank, last.ID, last.Rank)
+				}
+				got, last = append(got, r.ID), &rows[i]
+				if r.Snippet == "" {
+					t.Errorf("%+v: row %d has no snippet", tt.q, r.ID)
+				}
+			}
+			if len(rows) < q.Limit {
+				break
+			}
+			q.After = rows[len(rows)-1].Cursor(SortRelevance)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%+v: listed %v, want %v", tt.q, got, want)
+		}
+		if n, err := d.CountPages(context.Background(), q); err != nil || n != len(want) {
+			t.Errorf("%+v: CountPages = %d, %v; want %d", tt.q, n, err, len(want))
+		}
+	}
 }

@@ -44,7 +44,12 @@ func (d *DB) countQuery(ctx context.Context, q *PageQuery) (string, []any, error
 		return `SELECT count(*) FROM pages r INDEXED BY pages_near WHERE r.crawl_id = ? AND r.near_group <> 0
     AND r.near_group IN ` + nearGroups, []any{q.Crawl, q.Crawl}, nil
 	case q.Search != "" && !q.filtered():
-		return d.searchCountQuery(ctx, q, s.match)
+		query, args, shared, err := d.searchCountQuery(ctx, q.Crawl, s.match)
+		if shared && err == nil {
+			from, where, fargs, err := q.filter(access{drive: bySearch})
+			return "SELECT count(*) FROM " + from + " WHERE " + where, fargs, err
+		}
+		return query, args, err
 	}
 	// Walk the pages of the most selective filter the indexes hold (all
 	// the crawl's when there is none), checking the others in the index or
@@ -76,23 +81,18 @@ func (d *DB) countQuery(ctx context.Context, q *PageQuery) (string, []any, error
 		` WHERE ` + where + `)`, append([]any{s.match}, args...), nil
 }
 
-// searchCountQuery counts the crawl's matches of a search. When no other
-// crawl has pages between the crawl's first and last, that is counting
-// the matches in that range of ids, in the full-text index alone;
-// otherwise each match's page is read for its crawl.
-func (d *DB) searchCountQuery(ctx context.Context, q *PageQuery, match string) (string, []any, error) {
-	var shared bool
-	err := d.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM crawls c WHERE c.id <> ?1 AND EXISTS (
+// searchCountQuery returns the query counting the matches of an FTS5
+// query between the crawl's first id and its last, in the full-text index
+// alone: the crawl's matches, unless shared reports that other crawls
+// have pages there too.
+func (d *DB) searchCountQuery(ctx context.Context, crawlID int64, match string) (query string, args []any, shared bool, err error) {
+	err = d.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM crawls c WHERE c.id <> ?1 AND EXISTS (
     SELECT 1 FROM pages p WHERE p.crawl_id = c.id AND p.id >= (SELECT min(id) FROM pages WHERE crawl_id = ?1)
-        AND p.id <= (SELECT max(id) FROM pages WHERE crawl_id = ?1)))`, q.Crawl).Scan(&shared)
+        AND p.id <= (SELECT max(id) FROM pages WHERE crawl_id = ?1)))`, crawlID).Scan(&shared)
 	if err != nil {
-		return "", nil, wrap(err, "count the matches of a search")
-	}
-	if shared {
-		from, where, args, err := q.filter(access{drive: bySearch})
-		return "SELECT count(*) FROM " + from + " WHERE " + where, args, err
+		return "", nil, false, wrap(err, "count the matches of a search")
 	}
 	return `SELECT count(*) FROM pages_fts WHERE pages_fts MATCH ?1
     AND rowid >= (SELECT min(id) FROM pages WHERE crawl_id = ?2) AND rowid <= (SELECT max(id) FROM pages WHERE crawl_id = ?2)`,
-		[]any{match, q.Crawl}, nil
+		[]any{match, crawlID}, shared, nil
 }

@@ -145,9 +145,8 @@ func (q *PageQuery) filter(a access) (from, where string, args []any, err error)
 	}
 	if q.NearDuplicates {
 		if in := set(byNear); in != "" {
-			conds = append(conds, in+"(SELECT r.id FROM pages r INDEXED BY pages_near WHERE r.crawl_id = ? AND r.near_group <> 0 AND r.near_group IN "+
-				nearGroups+")")
-			args = append(args, q.Crawl, q.Crawl)
+			conds = append(conds, in+nearPages)
+			args = append(args, q.Crawl)
 		} else {
 			conds = append(conds, "p.near_group <> 0 AND p.near_group IN "+nearGroups)
 			args = append(args, q.Crawl)
@@ -169,6 +168,12 @@ func (q *PageQuery) filter(a access) (from, where string, args []any, err error)
 // nearGroups is the near-duplicate groups of a crawl (its argument) that
 // have a match, found through pages_near_of.
 const nearGroups = `(SELECT q.near_group FROM pages q WHERE q.crawl_id = ? AND q.near_of <> 0)`
+
+// nearPages is the ids of the pages in those groups (an id may come more
+// than once), each group's read from pages_near.
+const nearPages = `(SELECT r.id FROM pages q INDEXED BY pages_near_of
+    CROSS JOIN pages r INDEXED BY pages_near ON r.crawl_id = q.crawl_id AND r.near_group = q.near_group
+    WHERE q.crawl_id = ? AND q.near_of <> 0 AND r.near_group <> 0)`
 
 // filtered reports whether q has filters other than the crawl and search.
 func (q *PageQuery) filtered() bool {

@@ -48,7 +48,7 @@ const clusterShare = 0.1
 
 // searchSample is how many matches a plan counts to size a search; past
 // that it counts those among the crawl's first searchSample ids.
-const searchSample = 20_000
+var searchSample = 20_000
 
 // countCap bounds the counts a plan makes to size the verdict, near-
 // duplicate and search filters, and is the most ids it puts in a set.
@@ -81,28 +81,55 @@ var forcePlan func(candidates []listPlan) listPlan
 
 // plans returns the ways to find the rows of q from offset on (see
 // above), the cheapest estimate first; PostgreSQL's, and listings with an
-// index of their own, have one.
-func (d *DB) plans(ctx context.Context, q *PageQuery, offset int) ([]listPlan, error) {
+// index of their own, have one. all reports that q's search matches every
+// page of the crawl, so the plans list without it: found out only for a
+// listing read deep (no plan pays a million checks then).
+func (d *DB) plans(ctx context.Context, q *PageQuery, offset int) (plans []listPlan, all bool, err error) {
 	sc := sortColumns[q.Sort]
 	if d.pg {
-		return []listPlan{{}}, nil
+		return []listPlan{{}}, false, nil
 	}
 	if q.Host != "" && q.Sort == SortURL && q.Search == "" && q.Verdict == "" && !q.NearDuplicates {
-		return []listPlan{{access: access{index: "pages_host"}}}, nil
+		return []listPlan{{access: access{index: "pages_host"}}}, false, nil
 	}
 	if q.Search == "" && !q.filtered() {
-		return []listPlan{{access: access{index: sc.index}}}, nil
+		return []listPlan{{access: access{index: sc.index}}}, false, nil
 	}
 	s, err := d.sizes(ctx, q)
 	if err != nil {
-		return nil, err
+		return nil, false, err
+	}
+	if q.Search != "" && offset >= deepOffset && s.search >= s.crawl {
+		if all, err = d.searchKeepsAll(ctx, q.Crawl, s.match, s.crawl); err != nil || all {
+			unsearched := *q
+			unsearched.Search = ""
+			plans, _, err := d.plans(ctx, &unsearched, offset)
+			return plans, all, err
+		}
 	}
 	c := d.candidates(q, s, offset)
 	if forcePlan != nil {
-		return []listPlan{forcePlan(c)}, nil
+		return []listPlan{forcePlan(c)}, false, nil
 	}
 	slices.SortStableFunc(c, func(a, b listPlan) int { return cmp.Compare(a.cost, b.cost) })
-	return c, nil
+	return c, false, nil
+}
+
+// deepOffset is where a listing is deep enough that knowing whether its
+// search matches every page pays.
+var deepOffset = 10_000
+
+// searchKeepsAll reports whether an FTS5 query matches every one of the
+// crawl's pages (n of them): whether it matches n pages between the
+// crawl's first id and its last, no other crawl having pages there.
+func (d *DB) searchKeepsAll(ctx context.Context, crawlID int64, match string, n float64) (bool, error) {
+	query, args, shared, err := d.searchCountQuery(ctx, crawlID, match)
+	if err != nil || shared {
+		return false, err
+	}
+	var m int
+	err = d.r.QueryRowContext(ctx, query, args...).Scan(&m)
+	return float64(m) == n, wrap(err, "count the matches of a search")
 }
 
 // budget is how long a plan may run before the next is tried: the next
@@ -341,7 +368,7 @@ func (d *DB) sizes(ctx context.Context, q *PageQuery) (sizes, error) {
     SELECT min(id) FROM pages WHERE crawl_id = ?2) + 1, (
     SELECT count(*) FROM pages_fts WHERE pages_fts MATCH ?1 AND rowid >= (SELECT min(id) FROM pages WHERE crawl_id = ?2)
         AND rowid < (SELECT min(id) FROM pages WHERE crawl_id = ?2) + ?3)`, s.match, q.Crawl, searchSample).Scan(&ids, &sample)
-		s.search = math.Min(s.crawl, math.Max(searchSample, s.crawl*float64(sample)/float64(min(ids, searchSample))))
+		s.search = math.Min(s.crawl, math.Max(float64(searchSample), s.crawl*float64(sample)/float64(max(1, min(ids, searchSample)))))
 		return s, wrap(badQuery(err, q.Search), "size the search")
 	}
 	return s, nil
@@ -402,9 +429,13 @@ func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, err
 	if _, ok := sortColumns[q.Sort]; !ok {
 		return nil, fmt.Errorf("sort by %q: unknown column", q.Sort)
 	}
-	plans, err := d.plans(ctx, &q, offset)
+	listed := q // what is listed: q, or q without a search every page matches
+	plans, all, err := d.plans(ctx, &q, offset)
 	if err != nil {
 		return nil, err
+	}
+	if all {
+		listed.Search = ""
 	}
 	var list []PageRow
 	for i, p := range plans {
@@ -412,7 +443,7 @@ func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, err
 		if i < len(plans)-1 {
 			run, cancel = context.WithTimeout(ctx, budget(plans[i+1]))
 		}
-		list, err = d.list(run, &q, p, offset)
+		list, err = d.list(run, &listed, p, offset)
 		over := errors.Is(run.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 		cancel()
 		if err == nil || !over {

@@ -38,7 +38,7 @@ type countSum struct{ pages, bytes int64 }
 // batchCounts keeps page_counts in step with one batch of pages.
 type batchCounts struct {
 	crawl  int64
-	fps    string // JSON array of the batch's URL fingerprints
+	fps    string // JSON array of the batch's URL fingerprints, each once
 	before map[countKey]countSum
 }
 
@@ -49,7 +49,8 @@ func (d *DB) countBefore(ctx context.Context, tx *sql.Tx, crawlID int64, pages [
 	for i, p := range pages {
 		fps[i] = int64(p.FP)
 	}
-	b, err := json.Marshal(fps)
+	slices.Sort(fps)
+	b, err := json.Marshal(slices.Compact(fps))
 	if err != nil {
 		return nil, fmt.Errorf("count pages: %w", err)
 	}
@@ -61,8 +62,15 @@ func (d *DB) countBefore(ctx context.Context, tx *sql.Tx, crawlID int64, pages [
 // sumBatch sums the crawl's stored pages for the batch's URLs by
 // combination.
 func (d *DB) sumBatch(ctx context.Context, tx *sql.Tx, c *batchCounts) (map[countKey]countSum, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT host, content_type, status, depth, count(*), coalesce(sum(length), 0)
-FROM pages WHERE crawl_id = ? AND fp IN `+d.idsIn()+` GROUP BY host, content_type, status, depth`, c.crawl, c.fps)
+	// The batch's URLs drive, each looked up in the crawl's (crawl_id, fp)
+	// index: left to itself, SQLite would walk an index of every page of
+	// the crawl in GROUP BY order.
+	fps, join := `(SELECT value AS fp FROM json_each(?)) AS b CROSS JOIN`, "pages p"
+	if d.pg {
+		fps, join = `(SELECT CAST(v AS BIGINT) AS fp FROM jsonb_array_elements_text(CAST(? AS JSONB)) AS v) AS b JOIN`, "pages p"
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT p.host, p.content_type, p.status, p.depth, count(*), coalesce(sum(p.length), 0)
+FROM `+fps+` `+join+` ON p.crawl_id = ? AND p.fp = b.fp GROUP BY p.host, p.content_type, p.status, p.depth`, c.fps, c.crawl)
 	if err != nil {
 		return nil, wrap(err, "count the batch's pages")
 	}

@@ -59,6 +59,19 @@ func (d *DB) countQuery(ctx context.Context, q *PageQuery) (string, []any, error
 		from, where, args, err := q.filter(access{drive: bySearch, probe: s.match})
 		return "SELECT count(*) FROM " + from + " WHERE " + where, args, err
 	}
+	from, where, args, err := q.kept(s)
+	if q.Search == "" || err != nil {
+		return "SELECT count(*) FROM " + from + " WHERE " + where, args, err
+	}
+	return `SELECT count(*) FROM pages_fts WHERE pages_fts MATCH ? AND +pages_fts.rowid IN (SELECT p.id FROM ` + from +
+		` WHERE ` + where + `)`, append([]any{s.match}, args...), nil
+}
+
+// kept returns the FROM and WHERE clauses of the crawl's pages that q's
+// filters other than a search keep (all its pages when there is none):
+// a walk of the most selective filter's index, checking the others in the
+// index or against sets.
+func (q *PageQuery) kept(s sizes) (from, where string, args []any, err error) {
 	others := *q
 	others.Search = ""
 	a := access{index: "pages_stored", sets: others.uncovered("pages_stored")}
@@ -73,12 +86,7 @@ func (d *DB) countQuery(ctx context.Context, q *PageQuery) (string, []any, error
 			best, a.index, a.sets = f.n, f.index, others.uncovered(f.index)
 		}
 	}
-	from, where, args, err := others.filter(a)
-	if q.Search == "" || err != nil {
-		return "SELECT count(*) FROM " + from + " WHERE " + where, args, err
-	}
-	return `SELECT count(*) FROM pages_fts WHERE pages_fts MATCH ? AND +pages_fts.rowid IN (SELECT p.id FROM ` + from +
-		` WHERE ` + where + `)`, append([]any{s.match}, args...), nil
+	return others.filter(a)
 }
 
 // searchCountQuery returns the query counting the matches of an FTS5

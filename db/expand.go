@@ -26,17 +26,38 @@ const maxExpand = 16
 // ask about single pages, and whether that is cheap: it has no prefix
 // left. A query in FTS5's own syntax is kept as written.
 func (d *DB) probeQuery(ctx context.Context, typed string) (match string, cheap bool, err error) {
+	match, cheap, _, err = d.expandQuery(ctx, typed)
+	return match, cheap, err
+}
+
+// rankQuery returns the FTS5 query to rank what the user typed with: its
+// probe form when that ranks the same (each prefix stands for one word at
+// most, so the phrases and their matches are those of the query as
+// typed), which spares FTS5 merging a prefix's pages twice (bm25 counts a
+// phrase's pages); otherwise the query as typed.
+func (d *DB) rankQuery(ctx context.Context, typed string) (string, error) {
+	match, _, same, err := d.expandQuery(ctx, typed)
+	if err != nil || same {
+		return match, err
+	}
+	return ftsQuery(typed)
+}
+
+// expandQuery returns the probe form of what the user typed (see
+// probeQuery), whether it is cheap, and whether it ranks as the query as
+// typed does.
+func (d *DB) expandQuery(ctx context.Context, typed string) (match string, cheap, same bool, err error) {
 	typed = strings.TrimSpace(typed)
 	if strings.HasPrefix(typed, AdvancedPrefix) {
 		match, err := ftsQuery(typed)
-		return match, err == nil && !strings.Contains(match, "*"), err
+		return match, err == nil && !strings.Contains(match, "*"), true, err
 	}
 	parts := plainParts(typed)
 	if len(parts) == 0 {
 		_, err := ftsQuery(typed)
-		return "", false, err
+		return "", false, false, err
 	}
-	cheap = true
+	cheap, same = true, true
 	out := make([]string, len(parts))
 	for i, p := range parts {
 		out[i] = p.String()
@@ -50,7 +71,7 @@ func (d *DB) probeQuery(ctx context.Context, typed string) (match string, cheap 
 		}
 		words, err := d.wordsWithPrefix(ctx, word, maxExpand+1)
 		if err != nil {
-			return "", false, err
+			return "", false, false, err
 		}
 		switch {
 		case len(words) > maxExpand:
@@ -59,9 +80,10 @@ func (d *DB) probeQuery(ctx context.Context, typed string) (match string, cheap 
 			out[i] = `"` + word + `"` // no word starts with it: neither matches anything
 		default:
 			out[i] = `("` + strings.Join(words, `" OR "`) + `")`
+			same = same && len(words) == 1
 		}
 	}
-	return strings.Join(out, " AND "), cheap, nil
+	return strings.Join(out, " AND "), cheap, same, nil
 }
 
 // foldASCII returns an ASCII word as the index holds it (lower case);

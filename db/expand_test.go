@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -67,7 +68,39 @@ func TestProbeQuery(t *testing.T) {
 			t.Errorf("probeQuery(%q) = %s matches %v; %s matches %v", tt.typed, probe, got, typed, want)
 		}
 	}
+	// Ranked with rankQuery, each page gets the rank the query as typed
+	// gives it.
+	for _, typed := range []string{"craw", "crawli", "crawling web", "w1", "w12", "zzz", "fts: crawl OR crab"} {
+		rq, err := d.rankQuery(ctx, typed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fq, _ := ftsQuery(typed)
+		if got, want := ranks(t, d, rq), ranks(t, d, fq); !maps.Equal(got, want) {
+			t.Errorf("rankQuery(%q) = %s ranks %v; %s ranks %v", typed, rq, got, fq, want)
+		}
+	}
 	if _, _, err := d.probeQuery(ctx, `" "`); err == nil {
 		t.Error("probeQuery of no words: no error")
 	}
+}
+
+// ranks returns the bm25 rank of each page an FTS5 query matches.
+func ranks(t *testing.T, d *DB, match string) map[int64]float64 {
+	t.Helper()
+	rows, err := d.r.Query(`SELECT rowid, rank FROM pages_fts WHERE pages_fts MATCH ?`, match)
+	if err != nil {
+		t.Fatalf("%s: %v", match, err)
+	}
+	defer rows.Close()
+	m := map[int64]float64{}
+	for rows.Next() {
+		var id int64
+		var r float64
+		if err := rows.Scan(&id, &r); err != nil {
+			t.Fatal(err)
+		}
+		m[id] = r
+	}
+	return m
 }

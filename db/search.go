@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // snippetTokens is how many tokens a snippet shows around its matches.
@@ -46,22 +47,16 @@ func (q *PageQuery) relevanceOrder() (orderBy, after string, args []any, err err
 // SQLite reads each match's length, a couple of microseconds a match),
 // the best offset+Limit are kept by SQLite's sorter, and only their rows
 // and snippets are read. It pages by offset or by (rank, id).
+//
+// On SQLite the matches are kept to the crawl's, and to the filters', by
+// checking them against the set of pages the filters keep (see kept); with
+// no filter, by the crawl's range of ids when no other crawl has pages in
+// it, else by reading each match's row.
 func (d *DB) relevant(ctx context.Context, q PageQuery, offset int) ([]PageRow, error) {
-	// The matches come in id order, so reading their rows is a walk of
-	// the table (cheaper than seeks in an index).
-	from, where, args, err := q.filter(access{drive: bySearch})
+	query, args, err := d.relevantQuery(ctx, &q)
 	if err != nil {
 		return nil, err
 	}
-	orderBy, after, afterArgs, err := q.order(false)
-	if err != nil {
-		return nil, err
-	}
-	if after != "" {
-		where += " AND " + after
-		args = append(args, afterArgs...)
-	}
-	query := fmt.Sprintf("SELECT p.id, %s FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?", q.rankColumn(), from, where, orderBy)
 	rows, err := d.r.QueryContext(ctx, query, append(args, q.limit(), offset)...)
 	if err != nil {
 		return nil, wrap(badQuery(err, q.Search), "search")
@@ -90,6 +85,68 @@ func (d *DB) relevant(ctx context.Context, q PageQuery, offset int) ([]PageRow, 
 		list[i].Rank = rank[list[i].ID]
 	}
 	return list, d.snippets(ctx, q.Search, list)
+}
+
+// relevantQuery returns the query picking the ids and ranks of q's rows
+// sorted by relevance, and its arguments but for LIMIT and OFFSET.
+func (d *DB) relevantQuery(ctx context.Context, q *PageQuery) (string, []any, error) {
+	orderBy, after, afterArgs, err := q.order(false)
+	if err != nil {
+		return "", nil, err
+	}
+	var from, where string
+	var args []any
+	restricted := false
+	if !d.pg {
+		match, err := d.rankQuery(ctx, q.Search)
+		if err != nil {
+			return "", nil, err
+		}
+		var set string
+		if q.filtered() {
+			s, err := d.sizes(ctx, &PageQuery{Crawl: q.Crawl, StatusClass: q.StatusClass, ContentType: q.ContentType,
+				Host: q.Host, Depth: q.Depth, Verdict: q.Verdict, NearDuplicates: q.NearDuplicates})
+			if err != nil {
+				return "", nil, err
+			}
+			var setWhere string
+			var setArgs []any
+			if set, setWhere, setArgs, err = q.kept(s); err != nil {
+				return "", nil, err
+			}
+			where = "+pages_fts.rowid IN (SELECT p.id FROM " + set + " WHERE " + setWhere + ")"
+			args, restricted = append([]any{match}, setArgs...), true
+		} else if _, rangeArgs, shared, err := d.searchCountQuery(ctx, q.Crawl, match); err != nil {
+			return "", nil, err
+		} else if !shared {
+			where = `pages_fts.rowid >= (SELECT min(id) FROM pages WHERE crawl_id = ?)
+    AND pages_fts.rowid <= (SELECT max(id) FROM pages WHERE crawl_id = ?)`
+			args, restricted = []any{match, rangeArgs[1], rangeArgs[1]}, true
+		}
+		if restricted {
+			// The full-text table alone: its rowid stands for the page's id.
+			from, where = "pages_fts", "pages_fts MATCH ? AND "+where
+			orderBy = strings.ReplaceAll(orderBy, "p.id", "pages_fts.rowid")
+			after = strings.ReplaceAll(after, "p.id", "pages_fts.rowid")
+		}
+	}
+	if !restricted {
+		// The matches come in id order, so reading their rows is a walk of
+		// the table (cheaper than seeks in an index).
+		if from, where, args, err = q.filter(access{drive: bySearch}); err != nil {
+			return "", nil, err
+		}
+	}
+	if after != "" {
+		where += " AND " + after
+		args = append(args, afterArgs...)
+	}
+	id := "p.id"
+	if restricted {
+		id = "pages_fts.rowid"
+	}
+	return fmt.Sprintf("SELECT %s, %s FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?", id, q.rankColumn(), from, where, orderBy),
+		args, nil
 }
 
 // rowsByID reads the rows of the pages with the given ids, in that order.

@@ -43,7 +43,8 @@ func bigFilters() []bigFilter {
 // of a million pages: every filter of bigFilters with every sort (the
 // first screen, read by offset as the window does, and the next one after
 // its cursor), the count the window shows for each, screens deep into a
-// listing, the filters' drop-downs and the crawls list.
+// listing by offset and after a cursor, the filters' drop-downs and the
+// crawls list.
 //
 //	TRAWLER_LONG=1 go test -run '^$' -bench BrowseMillion -benchtime 1x -timeout 60m ./db
 func BenchmarkBrowseMillion(b *testing.B) {
@@ -83,6 +84,19 @@ func BenchmarkBrowseMillion(b *testing.B) {
 		b.Run("offset900k/"+sortName(sort, false), func(b *testing.B) {
 			for b.Loop() {
 				if rows, err := d.PagesAt(ctx, q, 900_000, 100); err != nil || len(rows) != 100 {
+					b.Fatal(len(rows), err)
+				}
+			}
+		})
+		rows, err := d.PagesAt(ctx, q, 900_000, 1)
+		if err != nil || len(rows) != 1 {
+			b.Fatal(len(rows), err)
+		}
+		after := q
+		after.After, after.Limit = rows[0].Cursor(sort), 100
+		b.Run("after900k/"+sortName(sort, false), func(b *testing.B) {
+			for b.Loop() {
+				if rows, err := d.Pages(ctx, after); err != nil || len(rows) != 100 {
 					b.Fatal(len(rows), err)
 				}
 			}

@@ -35,12 +35,12 @@ func (d *DB) countQuery(ctx context.Context, q *PageQuery) (string, []any, error
 	if err != nil {
 		return "", nil, err
 	}
-	kept := q.filtered() && (q.StatusClass != 0 || q.ContentType != "" || q.Host != "" || q.Depth != nil)
+	cube := q.StatusClass != 0 || q.ContentType != "" || q.Host != "" || q.Depth != nil // filters page_counts counts by
 	switch {
-	case q.Search == "" && !kept && q.Verdict != "" && !q.NearDuplicates:
+	case q.Search == "" && !cube && q.Verdict != "" && !q.NearDuplicates:
 		// A verdict's rows belong to pages of its crawl, while they last.
 		return `SELECT count(*) FROM verdicts WHERE crawl_id = ? AND verdict = ?`, []any{q.Crawl, q.Verdict}, nil
-	case q.Search == "" && !kept && q.Verdict == "":
+	case q.Search == "" && !cube && q.Verdict == "":
 		return `SELECT count(*) FROM pages r INDEXED BY pages_near WHERE r.crawl_id = ? AND r.near_group <> 0
     AND r.near_group IN ` + nearGroups, []any{q.Crawl, q.Crawl}, nil
 	case q.Search != "" && !q.filtered():

@@ -206,6 +206,19 @@ VALUES (1, ?, ?, ?, ?, ?, 'text/html', ?, 0)`, i, fmt.Sprintf("http://h%d/p%d", 
 
 	d := mustOpenPath(t, path)
 	checkCounts(t, d, 1)
+	var cols int
+	if err := d.r.QueryRow(`SELECT count(*) FROM pragma_index_info('pages_stored')`).Scan(&cols); err != nil || cols != 6 {
+		t.Errorf("pages_stored has %d columns, %v; want the reshaped index", cols, err)
+	}
 	mustApply(t, d.Crawl(1), "", &crawl.Batch{Pages: []*crawl.Page{page("http://h0/p0", 1, 0), page("http://h9/new", 2, 0)}})
 	checkCounts(t, d, 1)
+	// The migrated file lists, filters and searches with the new indexes.
+	for _, q := range []PageQuery{{Sort: SortURL, StatusClass: 4}, {Host: "h1:80", Sort: SortTitle}, {Search: "quick", Sort: SortURL}} {
+		q.Crawl = 1
+		rows, err := d.Pages(context.Background(), q)
+		n, cerr := d.CountPages(context.Background(), q)
+		if err != nil || cerr != nil || len(rows) != n || n == 0 {
+			t.Errorf("Pages(%+v) = %d rows, %v; CountPages = %d, %v", q, len(rows), err, n, cerr)
+		}
+	}
 }

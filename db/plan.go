@@ -14,11 +14,10 @@ import (
 // Walk: read the sort column's index in order, from the cursor or the
 // offset, skip the rows the filters refuse and stop at Limit. Every sort
 // index carries each page's status and depth (schema 7), so those filters
-// cost nothing more than the entry; the stored order's index also carries
-// host and type. The other filters are checked either against a set of
-// ids found once through their own index (a few hundred nanoseconds an
-// id), which keeps the walk in the index, or row by row: the row read by
-// id, or the full-text index asked about it. A walk reads about
+// cost nothing more than the entry. The other filters are checked either
+// against a set of ids found once through their own index (a few hundred
+// nanoseconds an id), which keeps the walk in the index, or row by row:
+// the row read by id, or the full-text index asked about it. A walk reads about
 // (offset+Limit)·N/m index entries for m matching rows of N: cheap when
 // many rows match, and bounded by N when they gather late in the order.
 //
@@ -232,14 +231,14 @@ func (q *PageQuery) gather(s sizes) listPlan {
 }
 
 // uncovered returns q's filters that an entry of index cannot check: the
-// sort indexes carry status and depth, the stored order's also host and
-// type, the host index the host.
+// sort indexes carry status and depth, the host index the host, the type
+// index the type.
 func (q *PageQuery) uncovered(index string) filterSet {
 	var f filterSet
-	if q.Host != "" && index != "pages_stored" && index != "pages_host" {
+	if q.Host != "" && index != "pages_host" {
 		f |= byHost
 	}
-	if q.ContentType != "" && index != "pages_stored" {
+	if q.ContentType != "" && index != "pages_type" {
 		f |= byType
 	}
 	if q.Verdict != "" {

@@ -26,10 +26,8 @@ GROUP BY crawl_id, host, content_type, status, depth;
 -- index costs the writer per page). Each sort column's index carries the
 -- status and depth after the id, so a listing filtered by status class or
 -- depth walks the sort order and skips the rows the filters refuse without
--- reading them. The stored order's index carries every column the
--- listings filter on, so it also answers "does page id pass the filters"
--- for the pages a search or a verdict finds. The host index carries the
--- URL: one host's pages in URL order are a walk of it.
+-- reading them. The host index carries the URL: one host's pages in URL
+-- order are a walk of it.
 DROP INDEX pages_stored;
 DROP INDEX pages_url;
 DROP INDEX pages_status;
@@ -39,7 +37,7 @@ DROP INDEX pages_type;
 DROP INDEX pages_length;
 DROP INDEX pages_fetched;
 DROP INDEX pages_host;
-CREATE INDEX pages_stored  ON pages (crawl_id, id, status, depth, host, content_type);
+CREATE INDEX pages_stored  ON pages (crawl_id, id, status, depth);
 CREATE INDEX pages_url     ON pages (crawl_id, url, id, status, depth);
 CREATE INDEX pages_status  ON pages (crawl_id, status, id, depth);
 CREATE INDEX pages_title   ON pages (crawl_id, title, id, status, depth);

@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/trawler/trawler/crawl"
@@ -36,13 +35,6 @@ var sortColumns = map[SortKey]struct{ col, index string }{
 	SortTitle: {"title", "pages_title"}, SortDepth: {"depth", "pages_depth"}, SortType: {"content_type", "pages_type"},
 	SortSize: {"length", "pages_length"}, SortFetched: {"fetched_at", "pages_fetched"},
 }
-
-// sortInMemory is how many matching rows a filtered listing may have for
-// SQLite to find them all through the filter's index and sort them; with
-// more, it walks the sort column's index instead and skips the rows the
-// filters refuse, which is quick unless the matches cluster late in that
-// order (a host's URLs, say). A variable so tests can take both ways.
-var sortInMemory = 25_000
 
 // DefaultLimit is the page size of a listing whose Limit is 0.
 const DefaultLimit = 100
@@ -101,7 +93,7 @@ type PageRow struct {
 	DuplicateOf string
 	Err         string
 	Snippet     string  // the best fragment for Search, matches between MatchStart and MatchEnd; empty without Search
-	Rank        float64 // FTS5 rank of a search match (lower is better); 0 without Search
+	Rank        float64 // relevance of a search match, lower first; 0 unless sorted by relevance (SortRelevance)
 
 	NearGroup      uint64       // near-duplicate group (URL fingerprint of its first page); 0 for none
 	NearSimilarity float64      // estimated similarity to the best earlier match; 0 when it has none
@@ -154,64 +146,6 @@ func scanRow(s scanner, extra ...any) (PageRow, error) {
 	return r, err
 }
 
-// filter builds the FROM and WHERE clauses of q, without paging. A
-// non-empty index forces SQLite to walk it.
-func (q *PageQuery) filter(index string) (from, where string, args []any, err error) {
-	conds := []string{"p.crawl_id = ?"}
-	args = []any{q.Crawl}
-	from = "pages p"
-	if index != "" && !q.pg {
-		from += " INDEXED BY " + index
-	}
-	if q.Search != "" {
-		var match string
-		if from, match, err = q.searchFrom(); err != nil {
-			return "", "", nil, err
-		}
-		args = append([]any{match}, args...)
-		if !q.pg {
-			conds = append([]string{"pages_fts MATCH ?"}, conds...)
-		} else {
-			conds = append(conds, "p.fts @@ tsq")
-		}
-	}
-	switch c := q.StatusClass; {
-	case c == -1:
-		conds = append(conds, "p.status = 0")
-	case c >= 1 && c <= 5:
-		// Not BETWEEN: SQLite bounds an index range by the first bound it
-		// meets in the WHERE clause, and the keyset bound must come first.
-		conds = append(conds, "p.status >= ? AND p.status <= ?")
-		args = append(args, c*100, c*100+99)
-	case c != 0:
-		return "", "", nil, fmt.Errorf("status class %d: want -1, 0 or 1 to 5", c)
-	}
-	if q.ContentType != "" {
-		conds = append(conds, "p.content_type = ?")
-		args = append(args, q.ContentType)
-	}
-	if q.Host != "" {
-		conds = append(conds, "p.host = ?")
-		args = append(args, q.Host)
-	}
-	if q.Depth != nil {
-		conds = append(conds, "p.depth = ?")
-		args = append(args, *q.Depth)
-	}
-	if q.NearDuplicates {
-		conds = append(conds, nearFilter)
-	}
-	switch q.Verdict {
-	case "":
-	case "black", "white", "grey":
-		conds = append(conds, "p.id IN (SELECT page_id FROM verdicts WHERE crawl_id = ? AND verdict = ?)")
-		args = append(args, q.Crawl, q.Verdict)
-	default:
-		return "", "", nil, fmt.Errorf("verdict %q: want black, white or grey", q.Verdict)
-	}
-	return from, strings.Join(conds, " AND "), args, nil
-}
-
 // order returns the ORDER BY clause of q and the keyset condition for
 // After. With noIndex, the sort column is written +p.col, which SQLite
 // cannot serve from an index, so the filters' indexes drive the query.
@@ -247,27 +181,6 @@ func (q *PageQuery) order(noIndex bool) (orderBy, after string, args []any, err 
 	return orderBy, after, args, nil
 }
 
-// filtered reports whether q has filters other than the crawl and search.
-func (q *PageQuery) filtered() bool {
-	return q.StatusClass != 0 || q.ContentType != "" || q.Host != "" || q.Depth != nil || q.NearDuplicates ||
-		q.Verdict != ""
-}
-
-// fewMatches reports whether q's filters select at most sortInMemory rows.
-func (d *DB) fewMatches(ctx context.Context, q *PageQuery) (bool, error) {
-	if !q.filtered() || q.Search != "" {
-		return false, nil
-	}
-	from, where, args, err := q.filter("")
-	if err != nil {
-		return false, err
-	}
-	var n int
-	err = d.r.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FROM (SELECT 1 FROM %s WHERE %s LIMIT %d) AS few",
-		from, where, sortInMemory+1), args...).Scan(&n)
-	return n <= sortInMemory, wrap(err, "count pages")
-}
-
 func (q *PageQuery) limit() int {
 	if q.Limit <= 0 {
 		return DefaultLimit
@@ -289,129 +202,4 @@ func (d *DB) Pages(ctx context.Context, q PageQuery) ([]PageRow, error) {
 func (d *DB) PagesAt(ctx context.Context, q PageQuery, offset, limit int) ([]PageRow, error) {
 	q.After, q.Limit = nil, limit
 	return d.pages(ctx, q, offset)
-}
-
-func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, error) {
-	q.pg = d.pg
-	if q.Skipped {
-		return d.skipped(ctx, q, offset)
-	}
-	if q.Sort == SortRelevance && q.Search != "" {
-		return d.relevant(ctx, q, offset)
-	}
-	if q.Sort == SortRelevance {
-		q.Sort = SortStored
-	}
-	few, err := d.fewMatches(ctx, &q)
-	if err != nil {
-		return nil, err
-	}
-	pick, args, err := q.pick(offset, few)
-	if err != nil {
-		return nil, err
-	}
-	orderBy, _, _, _ := q.order(false)
-	// The ids are chosen first, touching only indexes where the filters
-	// allow it; the rows are then read for the chosen few.
-	join := "CROSS JOIN" // SQLite keeps the left table outside: the few ids picked
-	if d.pg {
-		join = "JOIN"
-	}
-	query := fmt.Sprintf(`WITH pick AS MATERIALIZED (%s)
-SELECT %s FROM pick %s pages p ON p.id = pick.id ORDER BY %s LIMIT ?`, pick, rowColumns, join, orderBy)
-	args = append(args, q.limit())
-	rows, err := d.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, wrap(badQuery(err, q.Search), "list pages")
-	}
-	defer rows.Close()
-	var list []PageRow
-	for rows.Next() {
-		r, err := scanRow(rows)
-		if err != nil {
-			return nil, wrap(err, "list pages")
-		}
-		list = append(list, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap(badQuery(err, q.Search), "list pages")
-	}
-	if q.Search != "" && len(list) > 0 {
-		if err := d.snippets(ctx, q.Search, list); err != nil {
-			return nil, err
-		}
-	}
-	return list, nil
-}
-
-// pick returns a query for the ids of the rows to list: at most Limit of
-// them, a superset of the rows wanted when it is made of two parts. few
-// says the filters match few rows (see sortInMemory).
-//
-// After a cursor (v, id) in column c, the rows wanted are those with c = v
-// and a larger id, then those with a larger c. A row-value comparison
-// (c, id) > (v, id) is the same set, but SQLite seeks only on c with it and
-// would walk every earlier row sharing v (most of a million for status 200).
-// Each half below is one exact index seek.
-func (q *PageQuery) pick(offset int, few bool) (string, []any, error) {
-	sc := sortColumns[q.Sort]
-	index := sc.index
-	if few || q.Search != "" {
-		index = ""
-	}
-	from, where, args, err := q.filter(index)
-	if err != nil {
-		return "", nil, err
-	}
-	orderBy, _, _, err := q.order(few)
-	if err != nil {
-		return "", nil, err
-	}
-	col, n := "p."+sc.col, q.limit()
-	if few && !q.pg {
-		col = "+" + col
-	}
-	cmp, dir := ">", "ASC"
-	if q.Desc {
-		cmp, dir = "<", "DESC"
-	}
-	switch {
-	case q.After == nil:
-		return fmt.Sprintf(`SELECT p.id AS id FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?`, from, where, orderBy),
-			append(args, n, offset), nil
-	case q.Sort == SortStored:
-		return fmt.Sprintf(`SELECT p.id AS id FROM %s WHERE %s AND %s %s ? ORDER BY %s LIMIT ?`, from, where, col, cmp, orderBy),
-			append(args, q.After.ID, n), nil
-	}
-	// SQLite bounds an index range by the first bound it meets, so the
-	// second half puts the keyset bound first; PostgreSQL's planner does
-	// not care, and a search's FROM clause holds its own argument there.
-	next, nextArgs := "%[3]s %[4]s ? AND %[2]s", append([]any{q.After.Key}, args...)
-	if q.pg {
-		next, nextArgs = "%[2]s AND %[3]s %[4]s ?", append(append([]any{}, args...), q.After.Key)
-	}
-	query := fmt.Sprintf(`
-SELECT id FROM (SELECT p.id AS id FROM %[1]s WHERE %[2]s AND %[3]s = ? AND p.id %[4]s ? ORDER BY p.id %[5]s LIMIT ?) AS same
-UNION ALL
-SELECT id FROM (SELECT p.id AS id FROM %[1]s WHERE `+next+` ORDER BY %[6]s LIMIT ?) AS next`,
-		from, where, col, cmp, dir, orderBy)
-	all := append(append([]any{}, args...), q.After.Key, q.After.ID, n)
-	all = append(append(all, nextArgs...), n)
-	return query, all, nil
-}
-
-// CountPages returns how many pages match q's filters (After and Limit
-// are ignored).
-func (d *DB) CountPages(ctx context.Context, q PageQuery) (int, error) {
-	q.pg = d.pg
-	if q.Skipped {
-		return d.countSkipped(ctx, q)
-	}
-	from, where, args, err := q.filter("")
-	if err != nil {
-		return 0, err
-	}
-	var n int
-	err = d.r.QueryRowContext(ctx, "SELECT count(*) FROM "+from+" WHERE "+where, args...).Scan(&n)
-	return n, wrap(badQuery(err, q.Search), "count pages")
 }

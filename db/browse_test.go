@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // rawRow is a page as read straight from the table, to check listings
@@ -152,6 +153,7 @@ func TestPageFilters(t *testing.T) {
 	d := mustOpen(t)
 	s := mustCrawl(t, d, "http://127.0.0.1/")
 	fill(t, s, 61)
+	judgeAndGroup(t, d, s.ID())
 	raw := rawRows(t, d, s.ID())
 	two := 2
 	tests := []struct {
@@ -169,15 +171,32 @@ func TestPageFilters(t *testing.T) {
 		{"search and filters", PageQuery{Search: "shared", StatusClass: 5},
 			func(r rawRow) bool { return r.status/100 == 5 }},
 		{"nothing", PageQuery{Host: "nowhere"}, func(r rawRow) bool { return false }},
+		{"black", PageQuery{Verdict: "black"}, func(r rawRow) bool { return verdictOf(r) == "black" }},
+		{"grey and 2xx", PageQuery{Verdict: "grey", StatusClass: 2},
+			func(r rawRow) bool { return verdictOf(r) == "grey" && r.status/100 == 2 }},
+		{"near", PageQuery{NearDuplicates: true}, nearDuplicate},
+		{"near and host", PageQuery{NearDuplicates: true, Host: "127.0.0.1:8080"},
+			func(r rawRow) bool { return nearDuplicate(r) && r.host == "127.0.0.1:8080" }},
+		{"search and verdict", PageQuery{Search: "shared", Verdict: "white"},
+			func(r rawRow) bool { return verdictOf(r) == "white" }},
+		{"search, depth and type", PageQuery{Search: "shared", Depth: &two, ContentType: "text/html"},
+			func(r rawRow) bool { return r.depth == 2 && r.ctype == "text/html" }},
 	}
-	defer func(n int) { sortInMemory = n }(sortInMemory)
+	defer func(budget time.Duration, scale float64, deep, sample int) {
+		forcePlan, minBudget, budgetScale, deepOffset, searchSample = nil, budget, scale, deep, sample
+	}(minBudget, budgetScale, deepOffset, searchSample)
 	// Few matches are found through the filters' indexes and sorted; many
-	// are found by walking the sort column's index. Take both ways.
-	for _, limit := range []int{1000, 0} {
-		sortInMemory = limit
+	// are found by walking the sort column's index, checking the filters
+	// row by row or against sets. Take every way (see candidates); the
+	// last runs out of time in every plan but the last.
+	for way := range 5 {
+		forcePlan = func(c []listPlan) listPlan { return c[min(way, len(c)-1)] }
+		if way == 4 {
+			forcePlan, minBudget, budgetScale, deepOffset, searchSample = nil, 0, 0, 0, 5
+		}
 		for _, tt := range tests {
 			for _, sort := range []SortKey{SortStored, SortURL, SortStatus, SortTitle} {
-				t.Run(fmt.Sprintf("%s/%s/sortInMemory=%d", tt.name, sort, limit), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s/%s/plan%d", tt.name, sort, way), func(t *testing.T) {
 					q := tt.q
 					q.Crawl, q.Limit, q.Sort, q.Desc = s.ID(), 4, sort, sort == SortStatus
 					want := expected(raw, q, tt.keep)
@@ -271,5 +290,91 @@ func TestSearchSnippetsAndErrors(t *testing.T) {
 	}
 	if _, err := d.Pages(ctx, PageQuery{Crawl: s.ID(), StatusClass: 7}); err == nil {
 		t.Error("status class 7 accepted")
+	}
+}
+
+// judgeAndGroup gives pages of a crawl filled by fill verdicts and near-
+// duplicate groups, by id (see verdictOf and nearDuplicate).
+func judgeAndGroup(t *testing.T, d *DB, crawlID int64) {
+	t.Helper()
+	for _, q := range []string{
+		`INSERT INTO verdicts (page_id, crawl_id, pending, verdict)
+SELECT id, crawl_id, 0, CASE id % 3 WHEN 0 THEN 'black' WHEN 1 THEN 'grey' ELSE 'white' END FROM pages
+WHERE crawl_id = ? AND id % 4 <> 0`,
+		`UPDATE pages SET near_group = fp WHERE crawl_id = ?`,
+		`UPDATE pages SET near_group = (SELECT q.fp FROM pages q WHERE q.id = pages.id - 1), near_similarity = 0.9,
+    near_of = (SELECT q.fp FROM pages q WHERE q.id = pages.id - 1)
+WHERE crawl_id = ? AND id % 7 = 1 AND id > 1`,
+	} {
+		if _, err := d.w.Exec(q, crawlID); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// verdictOf is the verdict judgeAndGroup gave a page.
+func verdictOf(r rawRow) string {
+	if r.id%4 == 0 {
+		return ""
+	}
+	return []string{"black", "grey", "white"}[r.id%3]
+}
+
+// nearDuplicate reports whether judgeAndGroup put a page in a group with
+// a match: the pages that matched (id 8, 15, …) and their matches.
+func nearDuplicate(r rawRow) bool {
+	return (r.id%7 == 1 && r.id > 1) || r.id%7 == 0
+}
+
+// TestRelevanceWithFilters lists searches best first with other filters:
+// every match the filters keep, once, ranks in order, on both stores.
+func TestRelevanceWithFilters(t *testing.T) {
+	d := mustOpen(t)
+	s := mustCrawl(t, d, "http://127.0.0.1/")
+	fill(t, s, 61)
+	fill(t, mustCrawl(t, d, "http://127.0.0.2/"), 20) // another crawl's matches, never listed
+	judgeAndGroup(t, d, s.ID())
+	raw := rawRows(t, d, s.ID())
+	for _, tt := range []struct {
+		q    PageQuery
+		keep func(rawRow) bool
+	}{
+		{PageQuery{Search: "shared"}, nil},
+		{PageQuery{Search: "shared", StatusClass: 4}, func(r rawRow) bool { return r.status/100 == 4 }},
+		{PageQuery{Search: "shared", Verdict: "grey", Host: "127.0.0.1:8080"},
+			func(r rawRow) bool { return verdictOf(r) == "grey" && r.host == "127.0.0.1:8080" }},
+		{PageQuery{Search: "body", NearDuplicates: true}, nearDuplicate},
+	} {
+		q := tt.q
+		q.Crawl, q.Sort, q.Limit = s.ID(), SortRelevance, 4
+		want := expected(raw, PageQuery{}, tt.keep)
+		var got []int64
+		var last *PageRow
+		for calls := 0; calls < 100; calls++ {
+			rows, err := d.Pages(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range rows {
+				if last != nil && (r.Rank < last.Rank || (r.Rank == last.Rank && r.ID <= last.ID)) {
+					t.Errorf("%+v: row %d (rank %v) after row %d (rank %v)", tt.q, r.ID, r.Rank, last.ID, last.Rank)
+				}
+				got, last = append(got, r.ID), &rows[i]
+				if r.Snippet == "" {
+					t.Errorf("%+v: row %d has no snippet", tt.q, r.ID)
+				}
+			}
+			if len(rows) < q.Limit {
+				break
+			}
+			q.After = rows[len(rows)-1].Cursor(SortRelevance)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%+v: listed %v, want %v", tt.q, got, want)
+		}
+		if n, err := d.CountPages(context.Background(), q); err != nil || n != len(want) {
+			t.Errorf("%+v: CountPages = %d, %v; want %d", tt.q, n, err, len(want))
+		}
 	}
 }

@@ -73,9 +73,11 @@ func defaultName(seeds []string) string {
 	return seeds[0]
 }
 
+// crawlColumns are a crawl's summary; its pages and bytes are the kept
+// counts (see db/counts.go), not a count of its pages.
 const crawlColumns = `id, name, settings, state, created_at, started_at, finished_at,
-    (SELECT count(*) FROM pages p WHERE p.crawl_id = crawls.id),
-    (SELECT coalesce(sum(length), 0) FROM pages p WHERE p.crawl_id = crawls.id), cycle`
+    (SELECT coalesce(sum(k.pages), 0) FROM page_counts k WHERE k.crawl_id = crawls.id),
+    (SELECT coalesce(sum(k.bytes), 0) FROM page_counts k WHERE k.crawl_id = crawls.id), cycle`
 
 // Crawls lists every crawl, newest first, with its counts.
 func (d *DB) Crawls(ctx context.Context) ([]CrawlInfo, error) {
@@ -211,6 +213,7 @@ func (d *DB) DeleteCrawl(ctx context.Context, id int64) error {
 		`DELETE FROM page_visits WHERE crawl_id = ?`,
 		`DELETE FROM page_versions WHERE crawl_id = ?`,
 		`DELETE FROM cycles WHERE crawl_id = ?`,
+		`DELETE FROM page_counts WHERE crawl_id = ?`,
 	}
 	if !d.pg { // PostgreSQL's index goes with the rows
 		deletes = append([]string{unindexPages + `crawl_id = ?`}, deletes...)

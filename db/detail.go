@@ -165,9 +165,11 @@ func (d *DB) ContentTypes(ctx context.Context, crawlID int64) ([]Facet, error) {
 	return d.facets(ctx, "content_type", crawlID)
 }
 
+// facets lists the values of a column of page_counts (host or
+// content_type) with their pages, from the kept counts.
 func (d *DB) facets(ctx context.Context, col string, crawlID int64) ([]Facet, error) {
-	rows, err := d.r.QueryContext(ctx,
-		`SELECT `+col+`, count(*) FROM pages WHERE crawl_id = ? GROUP BY `+col+` ORDER BY `+col, crawlID)
+	rows, err := d.r.QueryContext(ctx, `SELECT `+col+`, sum(pages) FROM page_counts WHERE crawl_id = ?
+GROUP BY `+col+` HAVING sum(pages) > 0 ORDER BY `+col, crawlID)
 	if err != nil {
 		return nil, wrap(err, "list %s values", col)
 	}

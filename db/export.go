@@ -68,7 +68,7 @@ func (d *DB) ExportCSV(ctx context.Context, w io.Writer, q PageQuery, progress f
 	if q.Skipped {
 		return d.exportSkipped(ctx, w, q, progress)
 	}
-	from, where, args, err := q.filter("")
+	from, where, args, err := q.filter(access{})
 	if err != nil {
 		return 0, err
 	}

@@ -131,22 +131,44 @@ func ftsQuery(typed string) (string, error) {
 		}
 		return q, nil
 	}
-	var parts []string
-	for _, tok := range splitTyped(typed) {
-		words := indexWords(tok.text)
-		switch {
-		case len(words) == 0:
-			continue
-		case len(words) == 1 && !tok.quoted && !isCJKWord(words[0]):
-			parts = append(parts, `"`+words[0]+`"*`)
-		default:
-			parts = append(parts, `"`+strings.Join(words, " ")+`"`)
-		}
-	}
+	parts := plainParts(typed)
 	if len(parts) == 0 {
 		return "", fmt.Errorf("%w %q: %w", ErrBadQuery, typed, ErrNoWords)
 	}
-	return strings.Join(parts, " "), nil
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = p.String()
+	}
+	return strings.Join(out, " "), nil
+}
+
+// ftsPart is one part of a plain search as FTS5 reads it: a phrase of
+// words, which with prefix also matches words that start with its last.
+type ftsPart struct {
+	words  []string
+	prefix bool
+}
+
+func (p ftsPart) String() string {
+	s := `"` + strings.Join(p.words, " ") + `"`
+	if p.prefix {
+		s += "*"
+	}
+	return s
+}
+
+// plainParts splits plain text into the parts ftsQuery joins: a lone
+// word is a prefix (not a CJK one), anything else a phrase.
+func plainParts(typed string) []ftsPart {
+	var parts []ftsPart
+	for _, tok := range splitTyped(typed) {
+		words := indexWords(tok.text)
+		if len(words) == 0 {
+			continue
+		}
+		parts = append(parts, ftsPart{words: words, prefix: len(words) == 1 && !tok.quoted && !isCJKWord(words[0])})
+	}
+	return parts
 }
 
 // typedToken is a word or a "quoted phrase" of what the user typed.

@@ -96,11 +96,6 @@ ORDER BY p.near_of <> 0, p.fetched_at, p.id LIMIT ?`, crawlID, id, limitOr(limit
 	return list, nil
 }
 
-// nearFilter is the condition of PageQuery.NearDuplicates: pages in a
-// group where some page has a match.
-const nearFilter = `p.near_group <> 0 AND p.near_group IN (
-    SELECT q.near_group FROM pages q WHERE q.crawl_id = p.crawl_id AND q.near_of <> 0)`
-
 // nearGroupText writes a group as 16 hex digits, like a fingerprint.
 func nearGroupText(g int64) string {
 	if g == 0 {

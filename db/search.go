@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // snippetTokens is how many tokens a snippet shows around its matches.
@@ -40,46 +42,140 @@ func (q *PageQuery) relevanceOrder() (orderBy, after string, args []any, err err
 	return orderBy, after, args, nil
 }
 
-// relevant lists the matches of a search best first. A search's matches
-// are read from the full-text index and sorted by SQLite, so this pages by
-// offset or by (rank, id), both cheap for the result sets people page
-// through.
+// relevant lists the matches of a search best first. The full-text index
+// drives: every match of the crawl passing the filters is ranked (bm25 on
+// SQLite reads each match's length, a couple of microseconds a match),
+// the best offset+Limit are kept by SQLite's sorter, and only their rows
+// and snippets are read. It pages by offset or by (rank, id).
+//
+// On SQLite the matches are kept to the crawl's, and to the filters', by
+// checking them against the set of pages the filters keep (see kept); with
+// no filter, by the crawl's range of ids when no other crawl has pages in
+// it, else by reading each match's row.
 func (d *DB) relevant(ctx context.Context, q PageQuery, offset int) ([]PageRow, error) {
-	from, where, args, err := q.filter("")
+	query, args, err := d.relevantQuery(ctx, &q)
 	if err != nil {
 		return nil, err
 	}
+	rows, err := d.r.QueryContext(ctx, query, append(args, q.limit(), offset)...)
+	if err != nil {
+		return nil, wrap(badQuery(err, q.Search), "search")
+	}
+	var ids []int64
+	rank := map[int64]float64{}
+	for rows.Next() {
+		var id int64
+		var r float64
+		if err := rows.Scan(&id, &r); err != nil {
+			rows.Close()
+			return nil, wrap(err, "search")
+		}
+		ids = append(ids, id)
+		rank[id] = r
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, wrap(badQuery(err, q.Search), "search")
+	}
+	list, err := d.rowsByID(ctx, ids)
+	if err != nil || len(list) == 0 {
+		return list, err
+	}
+	for i := range list {
+		list[i].Rank = rank[list[i].ID]
+	}
+	return list, d.snippets(ctx, q.Search, list)
+}
+
+// relevantQuery returns the query picking the ids and ranks of q's rows
+// sorted by relevance, and its arguments but for LIMIT and OFFSET.
+func (d *DB) relevantQuery(ctx context.Context, q *PageQuery) (string, []any, error) {
 	orderBy, after, afterArgs, err := q.order(false)
 	if err != nil {
-		return nil, err
+		return "", nil, err
+	}
+	var from, where string
+	var args []any
+	restricted := false
+	if !d.pg {
+		match, err := d.rankQuery(ctx, q.Search)
+		if err != nil {
+			return "", nil, err
+		}
+		var set string
+		if q.filtered() {
+			s, err := d.sizes(ctx, &PageQuery{Crawl: q.Crawl, StatusClass: q.StatusClass, ContentType: q.ContentType,
+				Host: q.Host, Depth: q.Depth, Verdict: q.Verdict, NearDuplicates: q.NearDuplicates})
+			if err != nil {
+				return "", nil, err
+			}
+			var setWhere string
+			var setArgs []any
+			if set, setWhere, setArgs, err = q.kept(s); err != nil {
+				return "", nil, err
+			}
+			where = "+pages_fts.rowid IN (SELECT p.id FROM " + set + " WHERE " + setWhere + ")"
+			args, restricted = append([]any{match}, setArgs...), true
+		} else if _, rangeArgs, shared, err := d.searchCountQuery(ctx, q.Crawl, match); err != nil {
+			return "", nil, err
+		} else if !shared {
+			where = `pages_fts.rowid >= (SELECT min(id) FROM pages WHERE crawl_id = ?)
+    AND pages_fts.rowid <= (SELECT max(id) FROM pages WHERE crawl_id = ?)`
+			args, restricted = []any{match, rangeArgs[1], rangeArgs[1]}, true
+		}
+		if restricted {
+			// The full-text table alone: its rowid stands for the page's id.
+			from, where = "pages_fts", "pages_fts MATCH ? AND "+where
+			orderBy = strings.ReplaceAll(orderBy, "p.id", "pages_fts.rowid")
+			after = strings.ReplaceAll(after, "p.id", "pages_fts.rowid")
+		}
+	}
+	if !restricted {
+		// The matches come in id order, so reading their rows is a walk of
+		// the table (cheaper than seeks in an index).
+		if from, where, args, err = q.filter(access{drive: bySearch}); err != nil {
+			return "", nil, err
+		}
 	}
 	if after != "" {
 		where += " AND " + after
 		args = append(args, afterArgs...)
 	}
-	query := fmt.Sprintf("SELECT %s, %s, %s FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?",
-		rowColumns, q.rankColumn(), q.snippetColumn(), from, where, orderBy)
-	rows, err := d.r.QueryContext(ctx, query, append(args, q.limit(), offset)...)
+	id := "p.id"
+	if restricted {
+		id = "pages_fts.rowid"
+	}
+	return fmt.Sprintf("SELECT %s, %s FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?", id, q.rankColumn(), from, where, orderBy),
+		args, nil
+}
+
+// rowsByID reads the rows of the pages with the given ids, in that order.
+func (d *DB) rowsByID(ctx context.Context, ids []int64) ([]PageRow, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	idJSON, _ := json.Marshal(ids)
+	rows, err := d.r.QueryContext(ctx, `SELECT `+rowColumns+` FROM pages p WHERE p.id IN `+d.idsIn(), string(idJSON))
 	if err != nil {
-		return nil, wrap(badQuery(err, q.Search), "search")
+		return nil, wrap(err, "read pages")
 	}
-	defer rows.Close()
-	var list []PageRow
-	for rows.Next() {
-		var snip sql.NullString
-		var rank float64
-		r, err := scanRow(rows, &rank, &snip)
-		if err != nil {
-			return nil, wrap(err, "search")
-		}
-		r.Rank, r.Snippet = rank, cleanSnippet(snip.String)
-		list = append(list, r)
+	byID, err := collectRows(rows, "read pages")
+	if err != nil {
+		return nil, err
 	}
-	return list, wrap(badQuery(rows.Err(), q.Search), "search")
+	at := make(map[int64]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	slices.SortFunc(byID, func(a, b PageRow) int { return at[a.ID] - at[b.ID] })
+	return byID, nil
 }
 
 // snippets fills in the Snippet of each row of a listing in another
-// order: the best fragment of its title, text or URL for the search.
+// order: the best fragment of its title, text or URL for the search. On
+// SQLite each row is one question to FTS5 when the search can be asked
+// about single pages cheaply (see probeQuery), else one pass over the
+// matches between the rows' ids.
 func (d *DB) snippets(ctx context.Context, search string, list []PageRow) error {
 	q := PageQuery{Search: search, pg: d.pg}
 	from, match, err := q.searchFrom()
@@ -88,29 +184,42 @@ func (d *DB) snippets(ctx context.Context, search string, list []PageRow) error 
 	}
 	ids := make([]int64, len(list))
 	at := make(map[int64]int, len(list))
+	lo, hi := list[0].ID, list[0].ID
 	for i, r := range list {
 		ids[i] = r.ID
 		at[r.ID] = i
+		lo, hi = min(lo, r.ID), max(hi, r.ID)
 	}
 	idJSON, _ := json.Marshal(ids)
-	query := `SELECT rowid, rank, ` + snippetSQL + ` FROM pages_fts WHERE pages_fts MATCH ? AND rowid IN ` + d.idsIn()
+	query := `SELECT rowid, ` + snippetSQL + ` FROM pages_fts WHERE pages_fts MATCH ? AND rowid IN ` + d.idsIn()
+	args := []any{match, string(idJSON)}
 	if d.pg {
-		query = `SELECT p.id, ` + pgRank + `, ` + pgSnippet + ` FROM ` + from + ` WHERE p.fts @@ tsq AND p.id IN ` + d.idsIn()
+		query = `SELECT p.id, ` + pgSnippet + ` FROM ` + from + ` WHERE p.fts @@ tsq AND p.id IN ` + d.idsIn()
+	} else {
+		probe, cheap, err := d.probeQuery(ctx, search)
+		if err != nil {
+			return err
+		}
+		args[0] = probe
+		if !cheap {
+			query = `SELECT rowid, ` + snippetSQL + ` FROM pages_fts WHERE pages_fts MATCH ? AND rowid >= ? AND rowid <= ?
+    AND +rowid IN ` + d.idsIn()
+			args = []any{probe, lo, hi, string(idJSON)}
+		}
 	}
-	rows, err := d.r.QueryContext(ctx, query, match, string(idJSON))
+	rows, err := d.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return wrap(badQuery(err, search), "search snippets")
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var rank float64
 		var snip sql.NullString
-		if err := rows.Scan(&id, &rank, &snip); err != nil {
+		if err := rows.Scan(&id, &snip); err != nil {
 			return wrap(err, "search snippets")
 		}
 		if i, ok := at[id]; ok {
-			list[i].Rank, list[i].Snippet = rank, cleanSnippet(snip.String)
+			list[i].Snippet = cleanSnippet(snip.String)
 		}
 	}
 	return wrap(badQuery(rows.Err(), search), "search snippets")

@@ -27,10 +27,19 @@ var pgSnippet = fmt.Sprintf(`ts_headline('simple', trawler_fulltext(p.title || '
 // FTS5 table joined to the pages on SQLite, the pages beside the parsed
 // tsquery (named tsq) on PostgreSQL.
 func (q *PageQuery) searchFrom() (from, match string, err error) {
+	return q.searchFromIndexed("")
+}
+
+// searchFromIndexed is searchFrom with SQLite reading the pages through
+// index (INDEXED BY), or as it chooses when index is "".
+func (q *PageQuery) searchFromIndexed(index string) (from, match string, err error) {
 	if !q.pg {
 		match, err = ftsQuery(q.Search)
+		if index != "" {
+			index = " INDEXED BY " + index
+		}
 		// CROSS JOIN keeps the full-text index as the outer loop.
-		return "pages_fts CROSS JOIN pages p ON p.id = pages_fts.rowid", match, err
+		return "pages_fts CROSS JOIN pages p" + index + " ON p.id = pages_fts.rowid", match, err
 	}
 	fn, match, err := tsQuery(q.Search)
 	return "pages p CROSS JOIN " + fn + "('simple', ?) AS tsq", match, err

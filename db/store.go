@@ -76,7 +76,8 @@ ON CONFLICT (crawl_id, fp) DO UPDATE SET state = excluded.state, owner = '', lea
 
 // Apply commits a batch in one transaction: new URLs join the frontier,
 // pages are stored with their links, errors and full-text entry, each
-// visit joins the page's history, and their URLs turn done or error. A
+// visit joins the page's history, their URLs turn done or error, and the
+// crawl's page counts follow (see db/counts.go). A
 // page whose non-zero ContentFP equals an earlier page's is stored with
 // that page's URL as DuplicateOf; the Page passed in is not modified. A
 // page stored again for the same URL replaces the old, except after a 304
@@ -120,6 +121,10 @@ func (s *CrawlStore) apply(ctx context.Context, owner string, b *crawl.Batch) er
 		if err := tx.QueryRowContext(wctx, `SELECT cycle FROM crawls WHERE id = ?`, s.id).Scan(&cycle); err != nil {
 			return wrap(err, "apply batch: read the crawl's cycle")
 		}
+		counts, err := s.d.countBefore(wctx, tx, s.id, b.Pages)
+		if err != nil {
+			return err
+		}
 		w, err := newPageWriter(wctx, s.d, tx, s.id, cycle, hist)
 		if err != nil {
 			return err
@@ -140,6 +145,9 @@ func (s *CrawlStore) apply(ctx context.Context, owner string, b *crawl.Batch) er
 			}
 		}
 		if err := w.index(wctx); err != nil {
+			return err
+		}
+		if err := s.d.updateCounts(wctx, tx, counts); err != nil {
 			return err
 		}
 	}
@@ -297,33 +305,17 @@ func (s *CrawlStore) Counts(ctx context.Context) (crawl.Counts, error) {
 	return countURLs(ctx, s.d.r, s.id)
 }
 
+// countURLs counts a crawl's URLs in each state, one range of urls_claim
+// per state: SQLite counts a range faster than it groups its entries.
 func countURLs(ctx context.Context, q querier, id int64) (crawl.Counts, error) {
 	var c crawl.Counts
-	rows, err := q.QueryContext(ctx, `SELECT state, count(*) FROM urls WHERE crawl_id = ? GROUP BY state`, id)
-	if err != nil {
-		return c, wrap(err, "count urls")
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var state crawl.State
-		var n int64
-		if err := rows.Scan(&state, &n); err != nil {
-			return c, wrap(err, "count urls")
-		}
-		switch state {
-		case crawl.Waiting:
-			c.Waiting = n
-		case crawl.Processing:
-			c.Processing = n
-		case crawl.Done:
-			c.Done = n
-		case crawl.Error:
-			c.Error = n
-		case crawl.Skipped:
-			c.Skipped = n
-		}
-	}
-	return c, wrap(rows.Err(), "count urls")
+	err := q.QueryRowContext(ctx, `SELECT
+    (SELECT count(*) FROM urls WHERE crawl_id = ?1 AND state = ?2), (SELECT count(*) FROM urls WHERE crawl_id = ?1 AND state = ?3),
+    (SELECT count(*) FROM urls WHERE crawl_id = ?1 AND state = ?4), (SELECT count(*) FROM urls WHERE crawl_id = ?1 AND state = ?5),
+    (SELECT count(*) FROM urls WHERE crawl_id = ?1 AND state = ?6)`,
+		id, int(crawl.Waiting), int(crawl.Processing), int(crawl.Done), int(crawl.Error), int(crawl.Skipped)).Scan(
+		&c.Waiting, &c.Processing, &c.Done, &c.Error, &c.Skipped)
+	return c, wrap(err, "count urls")
 }
 
 // querier is what *sql.DB, *sql.Tx and *sql.Conn share for reading.

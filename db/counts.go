@@ -1,0 +1,188 @@
+package db
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/trawler/trawler/crawl"
+)
+
+// Counts kept instead of recounted: page_counts (schema version 7) holds
+// how many pages, and body bytes, each crawl has for each combination of
+// host, media type, status and depth. Counting a million pages reads a
+// million index entries; summing page_counts reads a row per combination.
+//
+// A batch of pages brings it up to date in the batch's transaction, so a
+// page is counted exactly when it is stored: before the batch writes, the
+// store reads what the stored pages of the batch's URLs add to the counts;
+// after, what they add now; the difference goes into page_counts in one
+// statement, a row per combination whatever the batch did to its pages
+// (stored them, replaced them, rewrote or kept them on a revisit). Rows
+// are written in key order at the end of the transaction, so robots
+// sharing a PostgreSQL crawl hold them briefly and never in a cycle.
+
+// countKey is one combination of the columns page_counts counts by.
+type countKey struct {
+	host, ctype   string
+	status, depth int64
+}
+
+// countSum is what the pages of one combination add up to.
+type countSum struct{ pages, bytes int64 }
+
+// batchCounts keeps page_counts in step with one batch of pages.
+type batchCounts struct {
+	crawl  int64
+	fps    string // JSON array of the batch's URL fingerprints, each once
+	before map[countKey]countSum
+}
+
+// countBefore reads what the crawl's stored pages for the URLs of pages
+// add to page_counts, before the batch writes them.
+func (d *DB) countBefore(ctx context.Context, tx *sql.Tx, crawlID int64, pages []*crawl.Page) (*batchCounts, error) {
+	fps := make([]int64, len(pages))
+	for i, p := range pages {
+		fps[i] = int64(p.FP)
+	}
+	slices.Sort(fps)
+	b, err := json.Marshal(slices.Compact(fps))
+	if err != nil {
+		return nil, fmt.Errorf("count pages: %w", err)
+	}
+	c := &batchCounts{crawl: crawlID, fps: string(b)}
+	c.before, err = d.sumBatch(ctx, tx, c)
+	return c, err
+}
+
+// sumBatch sums the crawl's stored pages for the batch's URLs by
+// combination.
+func (d *DB) sumBatch(ctx context.Context, tx *sql.Tx, c *batchCounts) (map[countKey]countSum, error) {
+	// The batch's URLs drive, each looked up in the crawl's (crawl_id, fp)
+	// index: left to itself, SQLite would walk an index of every page of
+	// the crawl in GROUP BY order.
+	fps, join := `(SELECT value AS fp FROM json_each(?)) AS b CROSS JOIN`, "pages p"
+	if d.pg {
+		fps, join = `(SELECT CAST(v AS BIGINT) AS fp FROM jsonb_array_elements_text(CAST(? AS JSONB)) AS v) AS b JOIN`, "pages p"
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT p.host, p.content_type, p.status, p.depth, count(*), coalesce(sum(p.length), 0)
+FROM `+fps+` `+join+` ON p.crawl_id = ? AND p.fp = b.fp GROUP BY p.host, p.content_type, p.status, p.depth`, c.fps, c.crawl)
+	if err != nil {
+		return nil, wrap(err, "count the batch's pages")
+	}
+	defer rows.Close()
+	sums := map[countKey]countSum{}
+	for rows.Next() {
+		var k countKey
+		var s countSum
+		if err := rows.Scan(&k.host, &k.ctype, &k.status, &k.depth, &s.pages, &s.bytes); err != nil {
+			return nil, wrap(err, "count the batch's pages")
+		}
+		sums[k] = s
+	}
+	return sums, wrap(rows.Err(), "count the batch's pages")
+}
+
+// updateCounts adds to page_counts what the batch changed: what its pages add
+// now less what they added before.
+func (d *DB) updateCounts(ctx context.Context, tx *sql.Tx, c *batchCounts) error {
+	after, err := d.sumBatch(ctx, tx, c)
+	if err != nil {
+		return err
+	}
+	for k, s := range c.before {
+		a := after[k]
+		after[k] = countSum{a.pages - s.pages, a.bytes - s.bytes}
+	}
+	keys := make([]countKey, 0, len(after))
+	for k, s := range after {
+		if s != (countSum{}) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	slices.SortFunc(keys, func(a, b countKey) int {
+		return cmp.Or(strings.Compare(a.host, b.host), strings.Compare(a.ctype, b.ctype),
+			cmp.Compare(a.status, b.status), cmp.Compare(a.depth, b.depth))
+	})
+	deltas := make([][]any, len(keys))
+	for i, k := range keys {
+		s := after[k]
+		deltas[i] = []any{k.host, k.ctype, k.status, k.depth, s.pages, s.bytes}
+	}
+	b, err := json.Marshal(deltas)
+	if err != nil {
+		return fmt.Errorf("count pages: %w", err)
+	}
+	_, err = tx.ExecContext(ctx, d.addCounts(), c.crawl, string(b))
+	return wrap(err, "count the batch's pages")
+}
+
+// addCounts is the statement adding a JSON array of [host, type, status,
+// depth, pages, bytes] to a crawl's counts.
+func (d *DB) addCounts() string {
+	const upsert = `
+ON CONFLICT (crawl_id, host, content_type, status, depth)
+DO UPDATE SET pages = page_counts.pages + excluded.pages, bytes = page_counts.bytes + excluded.bytes`
+	if d.pg {
+		return `INSERT INTO page_counts (crawl_id, host, content_type, status, depth, pages, bytes)
+SELECT CAST(? AS BIGINT), e ->> 0, e ->> 1, CAST(e ->> 2 AS BIGINT), CAST(e ->> 3 AS BIGINT), CAST(e ->> 4 AS BIGINT),
+    CAST(e ->> 5 AS BIGINT)
+FROM jsonb_array_elements(CAST(? AS JSONB)) WITH ORDINALITY AS t (e, n) ORDER BY n` + upsert
+	}
+	return `INSERT INTO page_counts (crawl_id, host, content_type, status, depth, pages, bytes)
+SELECT ?, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(?) WHERE true` + upsert
+}
+
+// countFilters reports whether page_counts can count q's listing: its
+// filters are only status class, media type, host and depth.
+func (q *PageQuery) countFilters() bool {
+	return q.Search == "" && !q.NearDuplicates && q.Verdict == "" && !q.Skipped
+}
+
+// countWhere is the WHERE clause selecting q's rows of page_counts (see
+// countFilters), and its arguments.
+func (q *PageQuery) countWhere() (string, []any, error) {
+	conds := []string{"crawl_id = ?"}
+	args := []any{q.Crawl}
+	switch c := q.StatusClass; {
+	case c == -1:
+		conds = append(conds, "status = 0")
+	case c >= 1 && c <= 5:
+		conds = append(conds, "status >= ? AND status <= ?")
+		args = append(args, c*100, c*100+99)
+	case c != 0:
+		return "", nil, fmt.Errorf("status class %d: want -1, 0 or 1 to 5", c)
+	}
+	if q.ContentType != "" {
+		conds = append(conds, "content_type = ?")
+		args = append(args, q.ContentType)
+	}
+	if q.Host != "" {
+		conds = append(conds, "host = ?")
+		args = append(args, q.Host)
+	}
+	if q.Depth != nil {
+		conds = append(conds, "depth = ?")
+		args = append(args, *q.Depth)
+	}
+	return strings.Join(conds, " AND "), args, nil
+}
+
+// keptCount returns how many pages match q's filters, which countFilters
+// must allow, from page_counts.
+func (d *DB) keptCount(ctx context.Context, q *PageQuery) (int, error) {
+	where, args, err := q.countWhere()
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	err = d.r.QueryRowContext(ctx, `SELECT coalesce(sum(pages), 0) FROM page_counts WHERE `+where, args...).Scan(&n)
+	return int(n), wrap(err, "count pages")
+}

@@ -44,9 +44,12 @@ func heapAlloc() uint64 {
 
 // BenchmarkAdmit builds, per iteration, a seen-set of every URL offered once,
 // and reports admissions per second and the live heap the set holds per URL.
-// Set+fnv hashes each URL string with FNV-1a first; Set/fp takes fingerprints
-// already computed, as the crawler has them; map[string] keeps a copy of each
-// URL string, as a set fed from parsed pages must.
+// Set+fnv hashes each URL string with FNV-1a first; Set/fp takes
+// fingerprints already computed, as the crawler has them, into a set planned
+// for n; Set/fp/default-plan does the same into a set planned for
+// DefaultExpected, which grows its Bloom filters on the way, as a crawl not
+// told its size does; map[string] keeps a copy of each URL string, as a set
+// fed from parsed pages must.
 func BenchmarkAdmit(b *testing.B) {
 	sizes := []int{1_000_000, 10_000_000}
 	for _, n := range sizes {
@@ -77,6 +80,19 @@ func BenchmarkAdmit(b *testing.B) {
 				return s
 			})
 		})
+		if n != DefaultExpected {
+			b.Run(name+"/Set/fp/default-plan", func(b *testing.B) {
+				urlsOrSkip(b, n)
+				fps := keys(0, uint64(n))
+				admitBench(b, n, func() any {
+					s := New(Config{})
+					for _, fp := range fps {
+						s.Add(fp)
+					}
+					return s
+				})
+			})
+		}
 		b.Run(name+"/map[string]", func(b *testing.B) {
 			us := urlsOrSkip(b, n)
 			admitBench(b, n, func() any {

@@ -66,8 +66,8 @@ func TestTableZeroKey(t *testing.T) {
 	}
 }
 
-// TestTableGrowth checks that the slot array grows by about a quarter at a
-// time and, past its first growths, stays between 3/4 and maxLoad full.
+// TestTableGrowth checks that the slot array grows by a quarter at a time
+// and, past its first growths, stays between 0.72 and maxLoad full.
 func TestTableGrowth(t *testing.T) {
 	var tab table
 	var sizes []int
@@ -80,111 +80,65 @@ func TestTableGrowth(t *testing.T) {
 		if len(sizes) == 0 || sizes[len(sizes)-1] != len(tab.slots) {
 			sizes = append(sizes, len(tab.slots))
 		}
-		if len(tab.slots) >= 1000 && float64(tab.used)/float64(len(tab.slots)) < 0.75 {
-			t.Fatalf("%d keys in %d slots: under 3/4 full", tab.used, len(tab.slots))
+		if len(tab.slots) >= 1000 && float64(tab.used)/float64(len(tab.slots)) < 0.72 {
+			t.Fatalf("%d keys in %d slots: under 0.72 full", tab.used, len(tab.slots))
 		}
 	}
 	for i := 1; i < len(sizes); i++ {
-		if sizes[i] <= sizes[i-1] || sizes[i] > max(sizes[i-1]*5/4, sizes[i-1]+bucketSlots) {
+		if sizes[i] <= sizes[i-1] || sizes[i] > max(sizes[i-1]*5/4, minSlots) {
 			t.Fatalf("slot array sizes %v: step %d → %d is not a quarter", sizes, sizes[i-1], sizes[i])
 		}
 	}
 	checkTable(t, &tab)
 }
 
-// TestTableFullBuckets fills tables whose keys all share a few buckets, so
-// that chains of displacements fail and the table must grow to hold them;
-// no key may be lost on the way.
-func TestTableFullBuckets(t *testing.T) {
-	tests := []struct {
-		name string
-		n    uint64
-		key  func(i uint64) uint64
-	}{
-		{"one bucket", bucketSlots + 1, splitmix},
-		{"tiny", 100, splitmix},
-		{"duplicates", 5000, func(i uint64) uint64 { return splitmix(i % 2000) }},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var tab table
-			want := map[uint64]bool{}
-			for i := range tt.n {
-				k := tt.key(i)
-				if tab.insert(k, mix(k)) == want[k] {
-					t.Fatalf("insert(%#x) disagrees with the map", k)
-				}
-				want[k] = true
-			}
-			if tab.len() != len(want) {
-				t.Fatalf("len = %d, want %d", tab.len(), len(want))
-			}
-			for k := range want {
-				if !tab.has(k, mix(k)) {
-					t.Fatalf("lost %#x", k)
-				}
-			}
-			checkTable(t, &tab)
-		})
-	}
-}
-
-// TestTableFailedChainKeepsKeys makes every chain of displacements fail, by
-// filling both buckets of a table of two, and checks that growing keeps the
-// key left without a place as well as all the others.
-func TestTableFailedChainKeepsKeys(t *testing.T) {
-	tab := table{slots: make([]uint64, 2*bucketSlots), buckets: 2}
+// TestTableWraps fills a small table whose keys all have their home in the
+// last slots, so that their runs wrap around to the start, and checks that
+// lookups and growth follow them there.
+func TestTableWraps(t *testing.T) {
+	tab := table{slots: make([]uint64, 64)}
 	var in []uint64
-	for i := uint64(1); len(in) < 2*bucketSlots; i++ {
+	for i := uint64(1); len(in) < 40; i++ {
 		k := splitmix(i)
-		if _, ok := tab.place(k, mix(k)); !ok {
-			t.Fatalf("place failed with %d of %d slots used", len(in), len(tab.slots))
+		if tab.home(mix(k)) >= 60 {
+			tab.insertNew(k, mix(k))
+			in = append(in, k)
 		}
-		tab.used++
-		in = append(in, k)
 	}
-	extra := splitmix(1 << 50)
-	left, ok := tab.place(extra, mix(extra))
-	if ok {
-		t.Fatal("place succeeded in a full table")
-	}
-	tab.grow(left)
-	tab.used++
-	for _, k := range append(in, extra) {
-		if !tab.has(k, mix(k)) {
-			t.Fatalf("lost %#x after a failed chain", k)
-		}
+	if tab.slots[0] == 0 {
+		t.Fatal("no key wrapped around to slot 0")
 	}
 	checkTable(t, &tab)
+	for _, k := range in {
+		if !tab.has(k, mix(k)) {
+			t.Fatalf("lost %#x", k)
+		}
+	}
+	for i := uint64(1 << 40); tab.len() < 1000; i++ {
+		tab.insertNew(splitmix(i), mix(splitmix(i)))
+	}
+	checkTable(t, &tab)
+	for _, k := range in {
+		if !tab.has(k, mix(k)) {
+			t.Fatalf("lost %#x after growing", k)
+		}
+	}
 }
 
-// checkTable checks the layout the lookups rely on: each bucket's keys fill
-// a prefix of it, every key is in one of its two buckets, in its second only
-// if its first is full, and used counts the keys.
+// checkTable checks the layout lookups rely on: every key is found by
+// walking from its home slot without crossing an empty slot, and used
+// counts the keys.
 func checkTable(t *testing.T, tab *table) {
 	t.Helper()
 	used := 0
-	for b := uint64(0); b < uint64(len(tab.slots)); b += bucketSlots {
-		empty := false
-		for i := b; i < b+bucketSlots; i++ {
-			k := tab.slots[i]
-			if k == 0 {
-				empty = true
-				continue
-			}
-			used++
-			if empty {
-				t.Fatalf("bucket at slot %d has a key after an empty slot", b)
-			}
-			b1, b2 := tab.homes(mix(k))
-			switch {
-			case b == b1:
-			case b == b2:
-				if _, full := tab.scan(b1, 0); !full {
-					t.Fatalf("key %#x in its second bucket while its first has room", k)
-				}
-			default:
-				t.Fatalf("key %#x in bucket at slot %d, not %d or %d", k, b, b1, b2)
+	for i, k := range tab.slots {
+		if k == 0 {
+			continue
+		}
+		used++
+		for j := tab.home(mix(k)); j != i; j = (j + 1) % len(tab.slots) {
+			if tab.slots[j] == 0 {
+				t.Fatalf("key %#x at slot %d, but slot %d between its home and it is empty", k, i, j)
 			}
 		}
 	}

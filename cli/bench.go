@@ -117,11 +117,14 @@ func benchOnce(site *testsite.Site, threads, depth, memURLs int, path string) (b
 	peakmem.Reset()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	stopWatch := watchMemory(threads)
 	start := time.Now()
-	if err := e.Run(context.Background()); err != nil {
+	err = e.Run(context.Background())
+	secs := time.Since(start).Seconds()
+	stopWatch()
+	if err != nil {
 		return benchRow{}, err
 	}
-	secs := time.Since(start).Seconds()
 	runtime.ReadMemStats(&after)
 	p := e.Progress()
 	row := benchRow{threads: threads, seconds: secs, visited: p.Fetched(), pages: p.ByStatus[2], peakRSS: peakmem.Peak()}

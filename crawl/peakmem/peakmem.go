@@ -16,13 +16,20 @@ func Reset() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 
 // Peak returns the process's peak resident memory in bytes (VmHWM), or 0
 // when it cannot be read.
-func Peak() int64 {
+func Peak() int64 { return status("VmHWM:") }
+
+// Current returns the process's resident memory now in bytes (VmRSS), or 0
+// when it cannot be read; watching it shows when the peak is reached.
+func Current() int64 { return status("VmRSS:") }
+
+// status returns the kB figure of one line of /proc/self/status in bytes.
+func status(field string) int64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if rest, ok := strings.CutPrefix(line, field); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
 			return kb << 10
 		}

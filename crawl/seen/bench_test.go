@@ -44,9 +44,12 @@ func heapAlloc() uint64 {
 
 // BenchmarkAdmit builds, per iteration, a seen-set of every URL offered once,
 // and reports admissions per second and the live heap the set holds per URL.
-// Set+fnv hashes each URL string with FNV-1a first; Set/fp takes fingerprints
-// already computed, as the crawler has them; map[string] keeps a copy of each
-// URL string, as a set fed from parsed pages must.
+// Set+fnv hashes each URL string with FNV-1a first; Set/fp takes
+// fingerprints already computed, as the crawler has them, into a set planned
+// for n; Set/fp/default-plan does the same into a set planned for
+// DefaultExpected, which grows its Bloom filters on the way, as a crawl not
+// told its size does; map[string] keeps a copy of each URL string, as a set
+// fed from parsed pages must.
 func BenchmarkAdmit(b *testing.B) {
 	sizes := []int{1_000_000, 10_000_000}
 	for _, n := range sizes {
@@ -77,6 +80,19 @@ func BenchmarkAdmit(b *testing.B) {
 				return s
 			})
 		})
+		if n != DefaultExpected {
+			b.Run(name+"/Set/fp/default-plan", func(b *testing.B) {
+				urlsOrSkip(b, n)
+				fps := keys(0, uint64(n))
+				admitBench(b, n, func() any {
+					s := New(Config{})
+					for _, fp := range fps {
+						s.Add(fp)
+					}
+					return s
+				})
+			})
+		}
 		b.Run(name+"/map[string]", func(b *testing.B) {
 			us := urlsOrSkip(b, n)
 			admitBench(b, n, func() any {
@@ -109,12 +125,17 @@ func BenchmarkAdmit(b *testing.B) {
 	}
 }
 
-// urlsOrSkip skips sizes above 1M unless TRAWLER_LONG=1.
+// urlsOrSkip skips sizes above 1M unless TRAWLER_LONG=1, and returns n URLs.
 func urlsOrSkip(b *testing.B, n int) []string {
+	longOrSkip(b, n)
+	return urls(n)
+}
+
+// longOrSkip skips sizes above 1M unless TRAWLER_LONG=1.
+func longOrSkip(b *testing.B, n int) {
 	if n > 1_000_000 && os.Getenv("TRAWLER_LONG") != "1" {
 		b.Skip("set TRAWLER_LONG=1 for sizes above 1M")
 	}
-	return urls(n)
 }
 
 // admitBench times build, which admits n URLs, and reports admissions per
@@ -166,5 +187,26 @@ func BenchmarkAddParallel(b *testing.B) {
 				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "adm/s")
 			})
 		}
+	}
+}
+
+// BenchmarkTable times the exact table alone: insert adds n new keys to an
+// empty table, growth included; has looks up keys present. It reports
+// bytes per key of the slot array.
+func BenchmarkTable(b *testing.B) {
+	for _, n := range []int{1_000_000, 10_000_000} {
+		ks := keys(0, uint64(n))
+		b.Run(fmt.Sprintf("insert/%dM", n/1_000_000), func(b *testing.B) {
+			longOrSkip(b, n)
+			var tab table
+			for range b.N {
+				tab = table{}
+				for _, k := range ks {
+					tab.insertNew(k, mix(k))
+				}
+			}
+			b.ReportMetric(float64(tab.bytes())/float64(n), "B/key")
+			b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(n)/float64(b.N), "ns/key")
+		})
 	}
 }

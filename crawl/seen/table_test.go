@@ -66,22 +66,83 @@ func TestTableZeroKey(t *testing.T) {
 	}
 }
 
-func TestTableGrowsByDoubling(t *testing.T) {
+// TestTableGrowth checks that the slot array grows by a quarter at a time
+// and, past its first growths, stays between 0.72 and maxLoad full.
+func TestTableGrowth(t *testing.T) {
 	var tab table
-	sizes := []int{}
-	for i := range uint64(1000) {
-		tab.insertNew(splitmix(i), mix(splitmix(i)))
+	var sizes []int
+	for i := range uint64(200_000) {
+		k := splitmix(i)
+		tab.insertNew(k, mix(k))
+		if !tab.fits(tab.used) {
+			t.Fatalf("%d keys in %d slots: over maxLoad", tab.used, len(tab.slots))
+		}
 		if len(sizes) == 0 || sizes[len(sizes)-1] != len(tab.slots) {
 			sizes = append(sizes, len(tab.slots))
 		}
-	}
-	want := []int{8, 16, 32, 64, 128, 256, 512, 1024, 2048}
-	if len(sizes) != len(want) {
-		t.Fatalf("slot array sizes %v, want %v", sizes, want)
-	}
-	for i := range want {
-		if sizes[i] != want[i] {
-			t.Fatalf("slot array sizes %v, want %v", sizes, want)
+		if len(tab.slots) >= 1000 && float64(tab.used)/float64(len(tab.slots)) < 0.72 {
+			t.Fatalf("%d keys in %d slots: under 0.72 full", tab.used, len(tab.slots))
 		}
+	}
+	for i := 1; i < len(sizes); i++ {
+		if sizes[i] <= sizes[i-1] || sizes[i] > max(sizes[i-1]*5/4, minSlots) {
+			t.Fatalf("slot array sizes %v: step %d → %d is not a quarter", sizes, sizes[i-1], sizes[i])
+		}
+	}
+	checkTable(t, &tab)
+}
+
+// TestTableWraps fills a small table whose keys all have their home in the
+// last slots, so that their runs wrap around to the start, and checks that
+// lookups and growth follow them there.
+func TestTableWraps(t *testing.T) {
+	tab := table{slots: make([]uint64, 64)}
+	var in []uint64
+	for i := uint64(1); len(in) < 40; i++ {
+		k := splitmix(i)
+		if tab.home(mix(k)) >= 60 {
+			tab.insertNew(k, mix(k))
+			in = append(in, k)
+		}
+	}
+	if tab.slots[0] == 0 {
+		t.Fatal("no key wrapped around to slot 0")
+	}
+	checkTable(t, &tab)
+	for _, k := range in {
+		if !tab.has(k, mix(k)) {
+			t.Fatalf("lost %#x", k)
+		}
+	}
+	for i := uint64(1 << 40); tab.len() < 1000; i++ {
+		tab.insertNew(splitmix(i), mix(splitmix(i)))
+	}
+	checkTable(t, &tab)
+	for _, k := range in {
+		if !tab.has(k, mix(k)) {
+			t.Fatalf("lost %#x after growing", k)
+		}
+	}
+}
+
+// checkTable checks the layout lookups rely on: every key is found by
+// walking from its home slot without crossing an empty slot, and used
+// counts the keys.
+func checkTable(t *testing.T, tab *table) {
+	t.Helper()
+	used := 0
+	for i, k := range tab.slots {
+		if k == 0 {
+			continue
+		}
+		used++
+		for j := tab.home(mix(k)); j != i; j = (j + 1) % len(tab.slots) {
+			if tab.slots[j] == 0 {
+				t.Fatalf("key %#x at slot %d, but slot %d between its home and it is empty", k, i, j)
+			}
+		}
+	}
+	if used != tab.used {
+		t.Fatalf("used = %d, slots hold %d keys", tab.used, used)
 	}
 }

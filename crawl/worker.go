@@ -25,7 +25,6 @@ func (e *Engine) work(ctx, retire context.Context) {
 			return
 		}
 		e.inHand.Add(int64(len(lease.Entries)))
-		var parsing *parsed // the previous page, described while this one is fetched
 		for i, ent := range lease.Entries {
 			if !e.waitIfPaused(retire) || !e.reserve() {
 				rest := lease.Entries[i:]
@@ -42,11 +41,10 @@ func (e *Engine) work(ctx, retire context.Context) {
 			it.Depth = ent.Depth
 			e.processing.Add(1)
 			e.inHand.Add(-1)
-			finish, out := e.visit(ctx, it)
+			r, out := e.visit(ctx, it)
 			switch out {
 			case visited:
-				e.hand(parsing)
-				parsing = e.describeAside(finish)
+				e.results <- r
 			case requeued:
 				e.processing.Add(-1)
 				e.reserved.Add(-1)
@@ -57,39 +55,8 @@ func (e *Engine) work(ctx, retire context.Context) {
 				e.parked.Add(1)
 			}
 		}
-		e.hand(parsing)
 		e.front.Return(lease)
 	}
-}
-
-// parsed is a fetched page being described off the fetch path.
-type parsed struct {
-	done chan struct{}
-	r    result
-}
-
-// describeAside runs finish (parsing, near-duplicates, link discovery) in
-// a goroutine of its own, so that the worker's next request goes out while
-// the CPU reads this page: a worker's thread is a request in flight, and
-// the time it spent parsing was time its connection stood idle.
-func (e *Engine) describeAside(finish func() result) *parsed {
-	p := &parsed{done: make(chan struct{})}
-	go func() {
-		p.r = finish()
-		close(p.done)
-	}()
-	return p
-}
-
-// hand waits for a page described aside and hands its result to the
-// writer, so that each worker's results reach the writer in the order it
-// fetched them.
-func (e *Engine) hand(p *parsed) {
-	if p == nil {
-		return
-	}
-	<-p.done
-	e.results <- p.r
 }
 
 // result is what a worker hands the writer for one fetched URL, or what a
@@ -111,10 +78,9 @@ const (
 	cancelled                // the crawl is ending: it stays waiting in the store
 )
 
-// visit fetches one URL. When it was fetched (or refused by robots.txt),
-// the returned function turns the answer into a page and the new URLs it
-// leads to.
-func (e *Engine) visit(ctx context.Context, it Item) (func() result, outcome) {
+// visit fetches one URL and turns the answer into a page and the new URLs
+// it leads to.
+func (e *Engine) visit(ctx context.Context, it Item) (result, outcome) {
 	_, hostport := splitHost(it.URL)
 	p := &Page{
 		URL: it.URL, FP: it.FP, Host: hostport, Depth: it.Depth, Parent: it.Parent,
@@ -123,18 +89,17 @@ func (e *Engine) visit(ctx context.Context, it Item) (func() result, outcome) {
 	switch e.gate(ctx, it, hostport) {
 	case later:
 		if ctx.Err() != nil || e.isStopping() {
-			return nil, cancelled
+			return result{}, cancelled
 		}
-		return nil, requeued
+		return result{}, requeued
 	case blocked:
 		e.reserved.Add(-1) // no fetch is made: the page cap has room for another URL
-		r := result{skips: []Skip{{URL: it.URL, FP: it.FP, Depth: it.Depth, Parent: it.Parent,
-			Resource: it.Resource, Reason: SkipRobots, Claimed: true}}}
-		return func() result { return r }, visited
+		return result{skips: []Skip{{URL: it.URL, FP: it.FP, Depth: it.Depth, Parent: it.Parent,
+			Resource: it.Resource, Reason: SkipRobots, Claimed: true}}}, visited
 	}
 	if e.polite.limiter != nil {
 		if err := e.polite.limiter.Wait(ctx); err != nil {
-			return nil, cancelled
+			return result{}, cancelled
 		}
 		p.FetchedAt = time.Now().UTC()
 	}
@@ -142,12 +107,12 @@ func (e *Engine) visit(ctx context.Context, it Item) (func() result, outcome) {
 	p.Duration = time.Since(p.FetchedAt)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, cancelled
+			return result{}, cancelled
 		}
 		p.Err = err.Error()
 	}
 	if e.backoff(it, hostport, resp) {
-		return nil, requeued
+		return result{}, requeued
 	}
 	if resp != nil {
 		fillResponse(p, resp)
@@ -166,12 +131,6 @@ func (e *Engine) visit(ctx context.Context, it Item) (func() result, outcome) {
 		e.logger.Log(ctx, LevelFetch, "fetched", "url", p.URL, "status", p.Status, "bytes", p.Length,
 			"ms", p.Duration.Milliseconds(), "err", p.Err)
 	}
-	return func() result { return e.read(ctx, it, p, resp) }, visited
-}
-
-// read turns a fetched answer into its page and the new URLs it leads
-// to: the CPU's part of a visit.
-func (e *Engine) read(ctx context.Context, it Item, p *Page, resp *fetch.Response) result {
 	var refs []Link
 	var skips []Skip
 	follow := true
@@ -187,7 +146,7 @@ func (e *Engine) read(ctx context.Context, it Item, p *Page, resp *fetch.Respons
 	}
 	items, lower, more := e.discover(p, it.Hops, follow)
 	held := e.admit(items)
-	return result{page: p, items: items, held: held, lower: lower, skips: append(skips, more...)}
+	return result{page: p, items: items, held: held, lower: lower, skips: append(skips, more...)}, visited
 }
 
 func isRedirect(status int) bool {

@@ -151,14 +151,12 @@ func (q *PageQuery) countFilters() bool {
 func (q *PageQuery) countWhere() (string, []any, error) {
 	conds := []string{"crawl_id = ?"}
 	args := []any{q.Crawl}
-	switch c := q.StatusClass; {
-	case c == -1:
-		conds = append(conds, "status = 0")
-	case c >= 1 && c <= 5:
-		conds = append(conds, "status >= ? AND status <= ?")
-		args = append(args, c*100, c*100+99)
-	case c != 0:
-		return "", nil, fmt.Errorf("status class %d: want -1, 0 or 1 to 5", c)
+	cond, cargs, err := statusClassCond(q.StatusClass, "status")
+	if err != nil {
+		return "", nil, err
+	}
+	if cond != "" {
+		conds, args = append(conds, cond), append(args, cargs...)
 	}
 	if q.ContentType != "" {
 		conds = append(conds, "content_type = ?")

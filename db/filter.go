@@ -94,16 +94,12 @@ func (q *PageQuery) filter(a access) (from, where string, args []any, err error)
 		conds = append(conds, a.bounds)
 		args = append(args, a.boundArgs...)
 	}
-	switch c := q.StatusClass; {
-	case c == -1:
-		conds = append(conds, "p.status = 0")
-	case c >= 1 && c <= 5:
-		// Not BETWEEN: SQLite bounds an index range by the first bound it
-		// meets in the WHERE clause, and the keyset bound must come first.
-		conds = append(conds, "p.status >= ? AND p.status <= ?")
-		args = append(args, c*100, c*100+99)
-	case c != 0:
-		return "", "", nil, fmt.Errorf("status class %d: want -1, 0 or 1 to 5", c)
+	cond, cargs, err := statusClassCond(q.StatusClass, "p.status")
+	if err != nil {
+		return "", "", nil, err
+	}
+	if cond != "" {
+		conds, args = append(conds, cond), append(args, cargs...)
 	}
 	if q.Depth != nil {
 		conds = append(conds, "p.depth = ?")
@@ -179,4 +175,21 @@ const nearPages = `(SELECT r.id FROM pages q INDEXED BY pages_near_of
 func (q *PageQuery) filtered() bool {
 	return q.StatusClass != 0 || q.ContentType != "" || q.Host != "" || q.Depth != nil || q.NearDuplicates ||
 		q.Verdict != ""
+}
+
+// statusClassCond is the condition on column col that keeps the pages of
+// status class c (1 to 5 for 1xx to 5xx, -1 for no answer, 0 for any),
+// with its arguments; "" when c keeps every page. It is not BETWEEN:
+// SQLite bounds an index range by the first bound it meets in the WHERE
+// clause, and a keyset bound must come first.
+func statusClassCond(c int, col string) (string, []any, error) {
+	switch {
+	case c == -1:
+		return col + " = 0", nil, nil
+	case c >= 1 && c <= 5:
+		return col + " >= ? AND " + col + " <= ?", []any{c * 100, c*100 + 99}, nil
+	case c != 0:
+		return "", nil, fmt.Errorf("status class %d: want -1, 0 or 1 to 5", c)
+	}
+	return "", nil, nil
 }

@@ -189,6 +189,8 @@ func fetchConfig(c *Config) fetch.Config {
 		Proxy:          c.Proxy,
 		Auth:           auth,
 		ContentTypes:   c.ContentTypes,
+		// Every request a host may see at once keeps its connection.
+		IdleConnsPerHost: max(c.PerHost, fetch.DefaultIdleConnsPerHost),
 	}
 }
 

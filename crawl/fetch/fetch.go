@@ -47,8 +47,8 @@ func New(c Config) (*Fetcher, error) {
 	t := &http.Transport{
 		DialContext:            d.DialContext,
 		ForceAttemptHTTP2:      true,
-		MaxIdleConns:           256,
-		MaxIdleConnsPerHost:    8,
+		MaxIdleConns:           max(256, cfg.IdleConnsPerHost),
+		MaxIdleConnsPerHost:    cfg.IdleConnsPerHost,
 		IdleConnTimeout:        60 * time.Second,
 		TLSHandshakeTimeout:    cfg.ConnectTimeout,
 		ExpectContinueTimeout:  time.Second,

@@ -48,9 +48,10 @@ SELECT v.status, v.content_fp, v.change, s.n, s.x, s.first FROM page_visits v,
 WHERE v.crawl_id = ?1 AND v.fp = ?2 AND v.cycle < ?3 ORDER BY v.cycle DESC LIMIT 1`
 	upsertVisit = `
 INSERT INTO page_visits (crawl_id, fp, cycle, at, status, content_fp, length, change, changed, words_added, words_removed)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-ON CONFLICT (crawl_id, fp, cycle) DO UPDATE SET at = ?4, status = ?5, content_fp = ?6, length = ?7,
-    change = ?8, changed = ?9, words_added = ?10, words_removed = ?11`
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (crawl_id, fp, cycle) DO UPDATE SET at = excluded.at, status = excluded.status,
+    content_fp = excluded.content_fp, length = excluded.length, change = excluded.change,
+    changed = excluded.changed, words_added = excluded.words_added, words_removed = excluded.words_removed`
 	// updateKeptRow brings a kept page up to date after a 304 or a failed
 	// revisit. A 304 (NULL status and err) confirms the stored version, so
 	// a page kept through an earlier failure is ok again. An empty ETag, a
@@ -291,8 +292,8 @@ func (w *pageWriter) record(ctx context.Context, p *crawl.Page, v visitRow, prev
 	if p.Status == http.StatusNotModified {
 		length = 0
 	}
-	_, err := w.st.visit.ExecContext(ctx, w.crawl, int64(p.FP), w.cycle, at, p.Status, v.contentFP, length,
-		string(v.change), v.changed, v.added, v.removed)
+	_, err := w.st.visit.ExecContext(ctx, w.crawl, int64(p.FP), int64(w.cycle), at, int64(p.Status), v.contentFP, length,
+		string(v.change), v.changed, int64(v.added), int64(v.removed))
 	if err != nil || prev == nil {
 		return at, err
 	}

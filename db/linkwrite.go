@@ -78,7 +78,7 @@ func (w *pageWriter) links(ctx context.Context, p *crawl.Page, id int64) error {
 		args := w.args[:0]
 		var page, crawlID any = id, w.crawl // boxed once, not once per link
 		for i, l := range chunk {
-			args = append(args, page, start+i, crawlID, l.URL, int64(rabin.FingerprintString(l.URL)),
+			args = append(args, page, int64(start+i), crawlID, l.URL, int64(rabin.FingerprintString(l.URL)),
 				kindArg(l.Kind), l.Text, l.NoFollow)
 		}
 		w.args = args

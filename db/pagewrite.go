@@ -21,19 +21,20 @@ WHERE crawl_id = ?1 AND content_fp = ?2 AND content_fp <> 0 AND fp <> ?3
 ORDER BY id LIMIT 1`
 	// insertPage stores a new page. Its duplicate_of is looked up in the
 	// same statement (the query of findDup), which saves the writer a
-	// statement per page; ?24 is the page's own DuplicateOf, kept when no
-	// earlier page has its text.
+	// statement per page; the page's own DuplicateOf is kept when no
+	// earlier page has its text. Its placeholders are plain ?, in the
+	// order pageArgs gives the values: the driver looks the name of every
+	// numbered one up and copies it, per page.
 	insertPage = `
 INSERT INTO pages (crawl_id, fp, url, host, ip, depth, parent, status, final_url, content_type,
     charset, content_encoding, content_length, length, last_modified, expires, etag, title,
     description, keywords, author, robots, text, content_fp, duplicate_of, fetched_at, duration,
     redirects, resource, err, cycle, change, sketch, near_group, near_of, near_similarity,
     redirect_to, truncated)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
-    ?21, ?22, ?23, ?25,
-    coalesce((SELECT url FROM pages WHERE crawl_id = ?1 AND content_fp = ?25 AND content_fp <> 0 AND fp <> ?2
-              ORDER BY id LIMIT 1), ?24),
-    ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+    coalesce((SELECT url FROM pages WHERE crawl_id = ? AND content_fp = ? AND content_fp <> 0 AND fp <> ?
+              ORDER BY id LIMIT 1), ?),
+    ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (crawl_id, fp) DO NOTHING`
 	// returningID ends insertPage on PostgreSQL, whose driver has no
 	// LastInsertId.
@@ -53,15 +54,16 @@ SELECT 'delete', id, title, text, url FROM pages_fulltext WHERE `
 
 // pageWriter stores the pages of one batch within its transaction.
 type pageWriter struct {
-	d     *DB
-	tx    *sql.Tx
-	crawl int64
-	cycle int      // the crawl's current cycle
-	hist  settings // versions kept, revisit bounds
-	st    statements
-	fresh []int64 // pages stored by this batch, not yet in the full-text index
-	args  []any   // reused arguments of the links statement
-	pg    bool    // PostgreSQL keeps its index itself (pages.fts): nothing to index or unindex
+	d        *DB
+	tx       *sql.Tx
+	crawl    int64
+	cycle    int      // the crawl's current cycle
+	hist     settings // versions kept, revisit bounds
+	st       statements
+	fresh    []int64 // pages stored by this batch, not yet in the full-text index
+	args     []any   // reused arguments of the links statement
+	pageArgs []any   // reused arguments of insertPage
+	pg       bool    // PostgreSQL keeps its index itself (pages.fts): nothing to index or unindex
 }
 
 // statements are the prepared statements of a pageWriter.
@@ -179,7 +181,7 @@ func (w *pageWriter) write(ctx context.Context, p *crawl.Page, now int64) error 
 	if err != nil {
 		return wrap(err, "record the visit of %s", p.URL)
 	}
-	_, err = w.st.finish.ExecContext(ctx, w.crawl, int64(p.FP), p.URL, p.Depth, p.Parent, p.Resource, int(state), now, due)
+	_, err = w.st.finish.ExecContext(ctx, w.crawl, int64(p.FP), p.URL, int64(p.Depth), p.Parent, p.Resource, int64(state), now, due)
 	if err != nil {
 		return wrap(err, "finish url %s", p.URL)
 	}
@@ -233,12 +235,15 @@ func (w *pageWriter) insert(ctx context.Context, p *crawl.Page, change crawl.Cha
 		return 0, fmt.Errorf("encode redirects: %w", err)
 	}
 	sketch, _ := p.Sketch.MarshalBinary()
-	args := []any{w.crawl, int64(p.FP), p.URL, p.Host, p.IP, p.Depth, p.Parent, p.Status,
+	crawlID, fp, contentFP := any(w.crawl), any(int64(p.FP)), any(int64(p.ContentFP))
+	args := append(w.pageArgs[:0], crawlID, fp, p.URL, p.Host, p.IP, int64(p.Depth), p.Parent, int64(p.Status),
 		p.FinalURL, p.ContentType, p.Charset, p.ContentEncoding, p.ContentLength, p.Length,
 		unixSeconds(p.LastModified), unixSeconds(p.Expires), p.ETag, p.Title, p.Description,
-		p.Keywords, p.Author, p.Robots, p.Text, p.DuplicateOf, int64(p.ContentFP), fetchedAt(p, now),
-		int64(p.Duration), redirects, p.Resource, p.Err, w.cycle, string(change), sketch,
-		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, p.RedirectTo, p.Truncated}
+		p.Keywords, p.Author, p.Robots, p.Text, contentFP,
+		crawlID, contentFP, fp, p.DuplicateOf, // the duplicate_of subquery
+		fetchedAt(p, now), int64(p.Duration), redirects, p.Resource, p.Err, int64(w.cycle), string(change), sketch,
+		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, p.RedirectTo, p.Truncated)
+	w.pageArgs = args
 	if w.pg {
 		var id int64
 		err := w.st.page.QueryRowContext(ctx, args...).Scan(&id)

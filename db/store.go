@@ -40,7 +40,7 @@ func (s *CrawlStore) ID() int64 { return s.id }
 // with that link's depth and parent.
 const insertURL = `
 INSERT INTO urls (crawl_id, fp, url, depth, parent, resource, owner, leased_at, discovered_at)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (crawl_id, fp) DO UPDATE SET
     parent      = CASE WHEN urls.state = 4 OR excluded.depth < urls.depth THEN excluded.parent ELSE urls.parent END,
     depth       = CASE WHEN urls.state = 4 OR excluded.depth < urls.depth THEN excluded.depth ELSE urls.depth END,
@@ -57,7 +57,7 @@ WHERE urls.state = 0 OR (urls.state = 4 AND urls.skip_reason IN ('depth', 'nofol
 // keeps its row.
 const insertSkipped = `
 INSERT INTO urls (crawl_id, fp, url, depth, parent, resource, state, skip_reason, discovered_at)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, 4, ?7, ?8)
+VALUES (?, ?, ?, ?, ?, ?, 4, ?, ?)
 ON CONFLICT (crawl_id, fp) DO NOTHING`
 
 // skipClaimed turns a URL the run holds into a skipped one: robots.txt
@@ -70,7 +70,7 @@ WHERE crawl_id = ?2 AND fp = ?3 AND state IN (0, 1)`
 // if the engine never wrote it (it should have).
 const finishURL = `
 INSERT INTO urls (crawl_id, fp, url, depth, parent, resource, state, discovered_at, next_due)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (crawl_id, fp) DO UPDATE SET state = excluded.state, owner = '', leased_at = NULL,
     revisit = 0, next_due = excluded.next_due, priority = 0`
 
@@ -196,7 +196,7 @@ func (s *CrawlStore) applySkipped(ctx context.Context, tx *sql.Tx, owner string,
 			}
 			_, err = tx.ExecContext(ctx, skipClaimed, string(sk.Reason), s.id, int64(sk.FP))
 		} else {
-			_, err = ins.ExecContext(ctx, s.id, int64(sk.FP), sk.URL, sk.Depth, sk.Parent, sk.Resource, string(sk.Reason), now)
+			_, err = ins.ExecContext(ctx, s.id, int64(sk.FP), sk.URL, int64(sk.Depth), sk.Parent, sk.Resource, string(sk.Reason), now)
 		}
 		if err != nil {
 			return wrap(err, "apply batch: skip url %s", sk.URL)
@@ -228,7 +228,7 @@ func (s *CrawlStore) applyNew(ctx context.Context, tx *sql.Tx, owner string, b *
 		if i < len(b.Held) && b.Held[i] {
 			lease, leasedAt = owner, now
 		}
-		_, err := st.ExecContext(ctx, s.id, int64(it.FP), it.URL, it.Depth, it.Parent, it.Resource, lease, leasedAt, now)
+		_, err := st.ExecContext(ctx, s.id, int64(it.FP), it.URL, int64(it.Depth), it.Parent, it.Resource, lease, leasedAt, now)
 		if err != nil {
 			return wrap(err, "apply batch: add url %s", it.URL)
 		}

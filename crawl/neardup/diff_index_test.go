@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/trawler/trawler/crawl/cputime"
 )
 
 // sparseSketch returns a sketch of k bins of which filled (at most k) are
@@ -130,4 +132,40 @@ func FuzzIndexMatchesReference(f *testing.F) {
 		rng := rand.New(rand.NewPCG(seed, uint64(n)))
 		checkIndexSame(t, c, mixedSketches(rng, c, int(n)%2500))
 	})
+}
+
+// BenchmarkIndexVsReference adds 3,000 pages of a site and of a template
+// to an Index and to the reference it replaced, reporting the time per
+// page in CPU time besides wall time, which on a shared machine says more.
+func BenchmarkIndexVsReference(b *testing.B) {
+	const n = 3000
+	c := DefaultConfig()
+	for _, corpus := range []struct {
+		name  string
+		texts func(int) []string
+	}{{"site", siteCorpus}, {"template", templateCorpus}} {
+		sketches := make([]Sketch, n)
+		for i, text := range corpus.texts(n) {
+			sketches[i] = c.Sketch(text)
+		}
+		for _, impl := range []struct {
+			name string
+			add  func() func(uint64, Sketch) (Match, bool)
+		}{
+			{"ref", func() func(uint64, Sketch) (Match, bool) { return newRefIndex(c).Add }},
+			{"new", func() func(uint64, Sketch) (Match, bool) { return NewIndex(c).Add }},
+		} {
+			b.Run(corpus.name+"/impl="+impl.name, func(b *testing.B) {
+				cpu := cputime.Since()
+				for b.Loop() {
+					add := impl.add()
+					for i, s := range sketches {
+						add(uint64(i), s)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/page")
+				b.ReportMetric(float64(cpu().Nanoseconds())/float64(b.N*n), "cpu-ns/page")
+			})
+		}
+	}
 }

@@ -202,16 +202,28 @@ func nonZero(w uint64) int {
 // where they hold the same non-empty value (eq) and the bins not empty in
 // both (n). It gives up, with ok false, once more than maxMiss bins
 // disagree; most candidates do, so the empty bins are only counted for the
-// others. a is read eight bins a word, as appendPacked packs them.
+// others. a is read eight bins a word, as appendPacked packs them; the
+// misses are checked four words at a time, which gives up at most three
+// words later than checking each and so with the same outcome.
 func compare(a Sketch, b []uint64, maxMiss int) (eq, n int, ok bool) {
 	misses := 0
 	a = a[:8*len(b)]
-	for i, w := range b {
-		if d := binary.LittleEndian.Uint64(a[8*i:]) ^ w; d != 0 {
-			if misses += nonZero(d); misses > maxMiss {
-				return 0, 0, false
-			}
+	i := 0
+	for ; i+4 <= len(b); i += 4 {
+		w := b[i : i+4 : i+4]
+		misses += nonZero(binary.LittleEndian.Uint64(a[8*i:])^w[0]) +
+			nonZero(binary.LittleEndian.Uint64(a[8*i+8:])^w[1]) +
+			nonZero(binary.LittleEndian.Uint64(a[8*i+16:])^w[2]) +
+			nonZero(binary.LittleEndian.Uint64(a[8*i+24:])^w[3])
+		if misses > maxMiss {
+			return 0, 0, false
 		}
+	}
+	for ; i < len(b); i++ {
+		misses += nonZero(binary.LittleEndian.Uint64(a[8*i:]) ^ b[i])
+	}
+	if misses > maxMiss {
+		return 0, 0, false
 	}
 	n = 8 * len(b)
 	for i, w := range b {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/cputime"
 	"github.com/trawler/trawler/crawl/testsite"
 	"github.com/trawler/trawler/db"
 )
@@ -38,16 +39,19 @@ func BenchmarkCrawlPage(b *testing.B) {
 			}
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
+			cpu := cputime.Since()
 			b.ResetTimer()
 			if err := e.Run(context.Background()); err != nil {
 				b.Fatal(err)
 			}
 			b.StopTimer()
+			used := cpu()
 			runtime.ReadMemStats(&after)
 			p := e.Progress()
 			if p.Done != int64(site.Pages) {
 				b.Fatalf("crawled %d of %d pages", p.Done, site.Pages)
 			}
+			b.ReportMetric(float64(used.Microseconds())/float64(p.Done), "cpu-µs/page") // server's included
 			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(p.Done), "allocs/page")
 			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(p.Done), "B/page")
 		})

@@ -21,7 +21,7 @@ type scope struct {
 func newScope(c *Config, seeds []string) *scope {
 	s := &scope{kind: c.Scope, hosts: map[string]bool{}, domains: map[string]bool{}}
 	for _, u := range seeds {
-		name, _ := splitHost(u)
+		name := hostName(u)
 		s.hosts[name] = true
 		s.domains[registrable(name)] = true
 	}
@@ -38,7 +38,7 @@ func newScope(c *Config, seeds []string) *scope {
 // when it is in: SkipScope for another host or domain, SkipExcluded for
 // the include and exclude rules.
 func (s *scope) allows(u string) SkipReason {
-	name, _ := splitHost(u)
+	name := hostName(u)
 	switch s.kind {
 	case ScopeHost:
 		if !s.hosts[name] {
@@ -80,11 +80,32 @@ func registrable(name string) string {
 
 // splitHost returns the hostname of a normalized absolute URL and its host
 // key "hostname:port" with the scheme's default port made explicit. It is
-// on the per-link path, so it slices the string rather than parsing it.
+// on the per-link path, so it slices the string rather than parsing it,
+// and builds the key only when the port is not in the URL.
 func splitHost(u string) (name, hostport string) {
+	scheme, authority, host, port, ok := authorityOf(u)
+	name = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	switch {
+	case !ok:
+		return "", ""
+	case port != "":
+		return name, authority // host + ":" + port as it stands
+	}
+	return name, host + ":" + defaultPort(scheme)
+}
+
+// hostName is the name splitHost returns, without the host key.
+func hostName(u string) string {
+	_, _, host, _, _ := authorityOf(u)
+	return strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+}
+
+// authorityOf slices an absolute URL's scheme, its authority without user
+// information, and the host and port in it; ok is false without "://".
+func authorityOf(u string) (scheme, authority, host, port string, ok bool) {
 	scheme, rest, ok := strings.Cut(u, "://")
 	if !ok {
-		return "", ""
+		return "", "", "", "", false
 	}
 	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
 		rest = rest[:i]
@@ -92,15 +113,11 @@ func splitHost(u string) (name, hostport string) {
 	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
 		rest = rest[i+1:]
 	}
-	host, port := rest, ""
+	host = rest
 	if i := strings.LastIndexByte(rest, ':'); i >= 0 && !strings.Contains(rest[i:], "]") {
 		host, port = rest[:i], rest[i+1:]
 	}
-	if port == "" {
-		port = defaultPort(scheme)
-	}
-	name = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	return name, host + ":" + port
+	return scheme, rest, host, port, true
 }
 
 func defaultPort(scheme string) string {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -293,8 +294,10 @@ func (e *Engine) describe(p *Page, r *fetch.Response) (links []Link, skips []Ski
 			}
 		}
 	}
+	res := e.norm.Base(base) // the page's scheme and host normalized once, not per link
+	links = slices.Grow(links, len(doc.Refs))
 	for _, ref := range doc.Refs {
-		abs, err := e.norm.Resolve(base, ref.Href)
+		abs, err := res.Resolve(ref.Href)
 		if err == nil {
 			links = append(links, Link{URL: abs, Kind: LinkKind(ref.Kind), Text: ref.Text, NoFollow: ref.NoFollow})
 			continue

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/trawler/trawler/crawl/cputime"
 	"github.com/trawler/trawler/crawl/parse"
 )
 
@@ -46,11 +47,12 @@ func BenchmarkSketch(b *testing.B) {
 			c := DefaultConfig()
 			b.SetBytes(int64(len(texts[0])))
 			b.ReportAllocs()
-			i := 0
+			i, cpu := 0, cputime.Since()
 			for b.Loop() {
 				sinkSketch = c.Sketch(texts[i%len(texts)])
 				i++
 			}
+			b.ReportMetric(float64(cpu().Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
@@ -232,9 +234,11 @@ func BenchmarkIndexAdd(b *testing.B) {
 				return x
 			}
 			perPage := heapOf(build) / n
+			cpu := cputime.Since()
 			for b.Loop() {
 				build()
 			}
+			b.ReportMetric(float64(cpu().Nanoseconds())/float64(b.N*n), "cpu-ns/page")
 			b.ReportMetric(float64(perPage), "B/page")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/page")
 			b.ReportMetric(float64(matches), "matches")

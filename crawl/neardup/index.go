@@ -36,14 +36,16 @@ type Index struct {
 	cfg     Config
 	maxMiss int // the most disagreeing bins a pair reaching the threshold can have
 
+	lend []lendSeq // per bin of the bands: where an empty one borrows from
+
 	mu      sync.Mutex
 	added   int
-	stored  uint32              // pages stored, forgotten ones included; a page's number p counts them
-	chunks  []*chunk            // page p is in chunks[p/chunkPages]; nil once forgotten
-	heads   []map[uint32]uint32 // per band: key → the latest page with it
-	epoch   uint32              // the number of the current Add, to compare each page once
-	first   uint32              // the oldest page still held (a chunk's first)
-	dropped int                 // pages forgotten since the heads were last swept
+	stored  uint32   // pages stored, forgotten ones included; a page's number p counts them
+	chunks  []*chunk // page p is in chunks[p/chunkPages]; nil once forgotten
+	heads   []heads  // per band: key → the latest page with it
+	epoch   uint32   // the number of the current Add, to compare each page once
+	first   uint32   // the oldest page still held (a chunk's first)
+	dropped int      // pages forgotten since the heads were last swept
 }
 
 // chunk holds chunkPages stored pages, so that a growing index never
@@ -60,10 +62,7 @@ type chunk struct {
 // if c is invalid (see Config.Validate).
 func NewIndex(c Config) *Index {
 	c = c.mustValid()
-	x := &Index{cfg: c, heads: make([]map[uint32]uint32, c.Bands)}
-	for i := range x.heads {
-		x.heads[i] = make(map[uint32]uint32)
-	}
+	x := &Index{cfg: c, lend: c.lendSeqs(), heads: make([]heads, c.Bands)}
 	// A pair reaches the threshold only if at least a share p of the n
 	// bins not empty in both agree, so at most (1-p)·n ≤ (1-p)·k disagree.
 	p := jaccardOf(c.Threshold)*(1-chance) + chance
@@ -105,63 +104,58 @@ func (x *Index) Add(id uint64, s Sketch) (match Match, ok bool) {
 	if len(s) != x.cfg.Hashes {
 		return own, false
 	}
-	keys, packed := x.keys(s), pack(s)
+	var buf [maxStackBands]uint32
+	keys := buf[:0]
+	if x.cfg.Bands <= len(buf) {
+		keys = buf[:x.cfg.Bands]
+	} else {
+		keys = make([]uint32, x.cfg.Bands)
+	}
+	x.keys(s, keys)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.added++
-	best, sim, same := x.best(packed, keys)
+	best, sim, same := x.best(s, keys)
 	if best < 0 {
-		x.insert(id, id, packed, keys)
+		x.insert(id, id, s, keys)
 		return own, false
 	}
 	c, i := x.at(uint32(best))
 	match = Match{ID: c.ids[i], Similarity: sim, Group: c.groups[i]}
 	if !same {
-		x.insert(id, match.Group, packed, keys)
+		x.insert(id, match.Group, s, keys)
 	}
 	return match, true
 }
 
-// keys returns the hash of each band of s. An empty bin takes the value
-// of the bin it borrows from (Config.lender) and that bin's number, so
+// maxStackBands is the most bands whose keys Add keeps on its stack.
+const maxStackBands = 64
+
+// keys puts the hash of each band of s in keys. An empty bin takes the
+// value of the bin it borrows from (lendSeq) and that bin's number, so
 // that short pages, whose bins are mostly empty, still fall into bands
 // with the pages that share their text and not with every short page.
-func (x *Index) keys(s Sketch) []uint32 {
+func (x *Index) keys(s Sketch, keys []uint32) {
 	r := x.cfg.Rows
-	var full []uint64 // the non-empty bins, gathered only when few
-	filled := 0
-	for _, v := range s {
-		if v != 0 {
-			filled++
-		}
-	}
-	if filled*filled <= len(s) {
-		full = make([]uint64, 0, filled)
-		for j, v := range s {
-			if v != 0 {
-				full = append(full, uint64(j))
-			}
-		}
-	}
-	keys := make([]uint32, x.cfg.Bands)
+	var buf [maxFull]uint32
+	full := fullBins(s, buf[:0])
 	for b := range keys {
 		h := uint64(b+1) * golden
 		for i := b * r; i < b*r+r; i++ {
-			j := uint64(i)
+			j := uint32(i)
 			if s[i] == 0 {
-				j = x.cfg.lender(j, s, full)
+				j = x.lend[i].lender(s, full)
 			}
-			h = mix(h ^ (j<<8 | uint64(s[j])))
+			h = mix(h ^ (uint64(j)<<8 | uint64(s[j])))
 		}
 		keys[b] = uint32(h)
 	}
-	return keys
 }
 
-// best returns the stored page most similar to s (packed) at or above the
+// best returns the stored page most similar to s at or above the
 // threshold and their Similarity, or -1 if there is none; same reports
 // that the page's sketch equals s.
-func (x *Index) best(s []uint64, keys []uint32) (best int, sim float64, same bool) {
+func (x *Index) best(s Sketch, keys []uint32) (best int, sim float64, same bool) {
 	if x.epoch++; x.epoch == 0 { // wrapped: forget the old marks
 		for _, c := range x.chunks {
 			if c != nil {
@@ -172,7 +166,7 @@ func (x *Index) best(s []uint64, keys []uint32) (best int, sim float64, same boo
 	}
 	best, sim = -1, x.cfg.Threshold
 	for b, key := range keys {
-		p, ok := x.heads[b][key]
+		p, ok := x.heads[b].get(key)
 		for n := 0; ok && n < MaxChain && p >= x.first; n++ {
 			c, i := x.at(p)
 			if c.seen[i] != x.epoch {
@@ -204,33 +198,45 @@ func nonZero(w uint64) int {
 	return bits.OnesCount64(((w & low7) + low7 | w) & high)
 }
 
-// compare counts, over the packed sketches a and b, the bins where they
-// hold the same non-empty value (eq) and the bins not empty in both (n).
-// It gives up, with ok false, once more than maxMiss bins disagree; most
-// candidates do, so the empty bins are only counted for the others.
-func compare(a, b []uint64, maxMiss int) (eq, n int, ok bool) {
+// compare counts, over the sketch a and the packed sketch b, the bins
+// where they hold the same non-empty value (eq) and the bins not empty in
+// both (n). It gives up, with ok false, once more than maxMiss bins
+// disagree; most candidates do, so the empty bins are only counted for the
+// others. a is read eight bins a word, as appendPacked packs them; the
+// misses are checked four words at a time, which gives up at most three
+// words later than checking each and so with the same outcome.
+func compare(a Sketch, b []uint64, maxMiss int) (eq, n int, ok bool) {
 	misses := 0
-	b = b[:len(a)]
-	for i, v := range a {
-		if d := v ^ b[i]; d != 0 {
-			if misses += nonZero(d); misses > maxMiss {
-				return 0, 0, false
-			}
+	a = a[:8*len(b)]
+	i := 0
+	for ; i+4 <= len(b); i += 4 {
+		w := b[i : i+4 : i+4]
+		misses += nonZero(binary.LittleEndian.Uint64(a[8*i:])^w[0]) +
+			nonZero(binary.LittleEndian.Uint64(a[8*i+8:])^w[1]) +
+			nonZero(binary.LittleEndian.Uint64(a[8*i+16:])^w[2]) +
+			nonZero(binary.LittleEndian.Uint64(a[8*i+24:])^w[3])
+		if misses > maxMiss {
+			return 0, 0, false
 		}
 	}
-	n = 8 * len(a)
-	for i, v := range a {
-		n -= 8 - nonZero(v|b[i])
+	for ; i < len(b); i++ {
+		misses += nonZero(binary.LittleEndian.Uint64(a[8*i:]) ^ b[i])
+	}
+	if misses > maxMiss {
+		return 0, 0, false
+	}
+	n = 8 * len(b)
+	for i, w := range b {
+		n -= 8 - nonZero(binary.LittleEndian.Uint64(a[8*i:])|w)
 	}
 	return n - misses, n, true
 }
 
-// pack puts eight bins in each word, so that sketches compare a word at a
-// time.
-func pack(s Sketch) []uint64 {
-	p := make([]uint64, len(s)/8)
-	for i := range p {
-		p[i] = binary.LittleEndian.Uint64(s[8*i:])
+// appendPacked appends s to p eight bins a word, so that sketches compare
+// a word at a time.
+func appendPacked(p []uint64, s Sketch) []uint64 {
+	for i := 0; i+8 <= len(s); i += 8 {
+		p = append(p, binary.LittleEndian.Uint64(s[i:]))
 	}
 	return p
 }
@@ -245,26 +251,25 @@ func (x *Index) sketch(c *chunk, i int) []uint64 {
 }
 
 // insert stores a page and links it into each band's chain.
-func (x *Index) insert(id, group uint64, s []uint64, keys []uint32) {
+func (x *Index) insert(id, group uint64, s Sketch, keys []uint32) {
 	p := x.stored
 	x.stored++
 	if p%chunkPages == 0 {
 		x.chunks = append(x.chunks, &chunk{
 			ids: make([]uint64, 0, chunkPages), groups: make([]uint64, 0, chunkPages), seen: make([]uint32, 0, chunkPages),
-			mins: make([]uint64, 0, chunkPages*len(s)), next: make([]uint32, 0, chunkPages*len(keys)),
+			mins: make([]uint64, 0, chunkPages*len(s)/8), next: make([]uint32, 0, chunkPages*len(keys)),
 		})
 	}
 	c := x.chunks[len(x.chunks)-1]
 	c.ids, c.groups, c.seen = append(c.ids, id), append(c.groups, group), append(c.seen, 0)
-	c.mins = append(c.mins, s...)
+	c.mins = appendPacked(c.mins, s)
 	for b, key := range keys {
-		prev, ok := x.heads[b][key]
+		prev, ok := x.heads[b].put(key, p)
 		link := uint32(0)
 		if ok && prev >= x.first {
 			link = prev + 1
 		}
 		c.next = append(c.next, link)
-		x.heads[b][key] = p
 	}
 	x.forget()
 }
@@ -284,11 +289,7 @@ func (x *Index) forget() {
 		return
 	}
 	x.dropped = 0
-	for _, h := range x.heads {
-		for key, p := range h {
-			if p < x.first {
-				delete(h, key)
-			}
-		}
+	for b := range x.heads {
+		x.heads[b].sweep(x.first)
 	}
 }

@@ -202,7 +202,9 @@ func TestRecall(t *testing.T) {
 			continue
 		}
 		pairs++
-		ka, kb := x.keys(sketches[a]), x.keys(sketches[b])
+		ka, kb := make([]uint32, c.Bands), make([]uint32, c.Bands)
+		x.keys(sketches[a], ka)
+		x.keys(sketches[b], kb)
 		for i := range ka {
 			if ka[i] == kb[i] {
 				candidates++

@@ -124,47 +124,6 @@ func (c Config) finish(mins []uint64, out Sketch) {
 	}
 }
 
-// lender returns the bin an empty bin i of s borrows its value from for
-// LSH: the first non-empty bin in a sequence of all bins that depends on i
-// and the seed, j_p = s + p·t mod k for p = 0, 1, … with t odd ("optimal
-// densification", Shrivastava 2017, with a permutation instead of draws).
-// Two pages that share the shingle at the lender's minimum then agree on
-// bin i as well. With few non-empty bins (listed in full) it finds the bin
-// of least position p instead of probing; both ways give the same bin.
-func (c Config) lender(i uint64, s Sketch, full []uint64) uint64 {
-	mask := uint64(len(s) - 1)
-	r := mix((c.Seed ^ densifySalt) + i*golden)
-	start, t := r&mask, (r>>32)|1
-	if full == nil {
-		for p := uint64(0); ; p++ {
-			if j := (start + p*t) & mask; s[j] != 0 {
-				return j
-			}
-		}
-	}
-	if len(full) == 1 {
-		return full[0]
-	}
-	inv := inverse(t)
-	best, bestP := uint64(0), uint64(math.MaxUint64)
-	for _, j := range full {
-		if p := ((j - start) * inv) & mask; p < bestP {
-			best, bestP = j, p
-		}
-	}
-	return best
-}
-
-// inverse returns the multiplicative inverse of odd t modulo 2^64, by
-// Newton's iteration (each step doubles the number of correct bits).
-func inverse(t uint64) uint64 {
-	x := t // correct to 3 bits, as t·t ≡ 1 mod 8
-	for range 5 {
-		x *= 2 - t*x
-	}
-	return x
-}
-
 // Resemblance returns the MinHash estimate of the Jaccard index of the two
 // pages' shingle sets, |A∩B|/|A∪B|: the share of bins, among those not
 // empty in both, whose minima agree, corrected for the bytes of different

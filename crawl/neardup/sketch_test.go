@@ -204,20 +204,21 @@ func TestLenderBothWays(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	for filled := 1; filled < k; filled += 1 + filled/16 {
 		s := make(Sketch, k)
-		var full []uint64
+		var full []uint32
 		for _, j := range rng.Perm(k)[:filled] {
 			s[j] = uint8(1 + rng.IntN(255))
 		}
 		for j, v := range s {
 			if v != 0 {
-				full = append(full, uint64(j))
+				full = append(full, uint32(j))
 			}
 		}
 		for i := range uint64(k) {
 			if s[i] != 0 {
 				continue
 			}
-			probe, search := c.lender(i, s, nil), c.lender(i, s, full)
+			l := c.lendSeq(i)
+			probe, search := l.lender(s, nil), l.lender(s, full)
 			if probe != search || s[probe] == 0 {
 				t.Fatalf("%d full bins, bin %d: probing gives %d, searching %d", filled, i, probe, search)
 			}

@@ -38,7 +38,7 @@ func TestWindow(t *testing.T) {
 	}
 	keys := 0
 	for _, h := range x.heads {
-		keys += len(h)
+		keys += h.used
 	}
 	if max := (window + window/4 + 2*chunkPages) * DefaultBands; keys > max {
 		t.Errorf("%d band keys kept, want at most %d", keys, max)

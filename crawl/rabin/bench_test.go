@@ -6,6 +6,9 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"testing"
+	"time"
+
+	"github.com/trawler/trawler/crawl/cputime"
 )
 
 var sink uint64
@@ -39,9 +42,11 @@ func BenchmarkHash(b *testing.B) {
 		for _, f := range funcs {
 			b.Run(fmt.Sprintf("impl=%s/size=%s", f.name, size.name), func(b *testing.B) {
 				b.SetBytes(int64(len(data)))
+				cpu := cputime.Since()
 				for b.Loop() {
 					sink = f.sum(data)
 				}
+				reportCPU(b, cpu)
 			})
 		}
 	}
@@ -51,7 +56,15 @@ func BenchmarkHash(b *testing.B) {
 func BenchmarkFingerprintString(b *testing.B) {
 	u := "https://www.example.com/catalog/books/item-1234567.html?sort=price&page=3"
 	b.SetBytes(int64(len(u)))
+	cpu := cputime.Since()
 	for b.Loop() {
 		sink = FingerprintString(u)
 	}
+	reportCPU(b, cpu)
+}
+
+// reportCPU reports the CPU time per op since cpu was started: on a
+// machine shared with other work it varies far less than wall time.
+func reportCPU(b *testing.B, cpu func() time.Duration) {
+	b.ReportMetric(float64(cpu().Nanoseconds())/float64(b.N), "cpu-ns/op")
 }

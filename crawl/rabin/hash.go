@@ -5,9 +5,10 @@ import "hash"
 // Size is the length in bytes of a fingerprint as returned by Sum.
 const Size = 8
 
-// BlockSize is the number of bytes the tables consume per step; writes
-// that are multiples of it are the cheapest, but any split gives the same
-// fingerprint.
+// BlockSize is the number of bytes the tables consume in their smallest
+// full step (they take sixteen where they can, and the last one to seven
+// bytes of a write in one more step); any split of the input gives the
+// same fingerprint.
 const BlockSize = 8
 
 // digest carries the running remainder; the remainder of a prefix is all

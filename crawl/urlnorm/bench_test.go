@@ -3,6 +3,8 @@ package urlnorm
 import (
 	"net/url"
 	"testing"
+
+	"github.com/trawler/trawler/crawl/cputime"
 )
 
 // BenchmarkResolve resolves a typical relative href against its page.
@@ -12,11 +14,13 @@ func BenchmarkResolve(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	cpu := cputime.Since()
 	for b.Loop() {
 		if _, err := Resolve(base, "../images/photo.jpg?size=large"); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(cpu().Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkNormalize normalizes a URL that needs work and one that is
@@ -29,11 +33,13 @@ func BenchmarkNormalize(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
+			cpu := cputime.Since()
 			for b.Loop() {
 				if _, err := Normalize(bc.in); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(cpu().Nanoseconds())/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

@@ -95,25 +95,41 @@ type target struct {
 	dir, path string
 	query     string
 	hasAuth   bool
+	fromBase  bool // scheme and authority are the base's
 }
 
 func (o Options) run(base *url.URL, input string) (string, error) {
+	return o.resolve(base, "", input)
+}
+
+// limit returns the longest URL accepted.
+func (o Options) limit() int {
+	if o.MaxLength <= 0 {
+		return DefaultMaxLength
+	}
+	return o.MaxLength
+}
+
+// resolve is Resolve with prefix, if not empty, the canonical scheme and
+// authority of base (see Base), written for a target that takes them from
+// the base instead of normalizing base.Host again.
+func (o Options) resolve(base *url.URL, prefix, input string) (string, error) {
 	s := clean(input)
 	if s == "" {
 		return "", reject(input, ReasonEmpty, "empty reference")
+	}
+	limit := o.limit()
+	if len(s) <= limit && canonical(s) {
+		return s, nil // what the rest would build, byte for byte
 	}
 	t, reason, detail := resolve(base, split(s))
 	if reason != 0 {
 		return "", reject(input, reason, detail)
 	}
 	var stack [512]byte
-	b, detail := t.appendTo(stack[:0])
+	b, detail := t.appendTo(stack[:0], prefix)
 	if detail != "" {
 		return "", reject(input, ReasonHost, detail)
-	}
-	limit := o.MaxLength
-	if limit <= 0 {
-		limit = DefaultMaxLength
 	}
 	if len(b) > limit {
 		return "", reject(input, ReasonTooLong,
@@ -156,7 +172,7 @@ func resolve(base *url.URL, r reference) (target, Reason, string) {
 		t.authority, t.hasAuth, t.path = r.authority, true, r.path
 		return t, 0, ""
 	}
-	t.authority, t.hasAuth = base.Host, base.Host != ""
+	t.authority, t.hasAuth, t.fromBase = base.Host, base.Host != "", true
 	bpath := base.Opaque
 	if bpath == "" {
 		bpath = base.EscapedPath()
@@ -178,16 +194,21 @@ func resolve(base *url.URL, r reference) (target, Reason, string) {
 }
 
 // appendTo appends the canonical text of t; a non-empty detail says why its
-// authority is invalid.
-func (t *target) appendTo(b []byte) ([]byte, string) {
-	b = append(b, schemeNames[t.scheme]...)
-	b = append(b, "://"...)
-	if !t.hasAuth {
-		return b, "missing host"
-	}
-	b, detail := appendAuthority(b, t.authority, defaultPorts[t.scheme])
-	if detail != "" {
-		return b, detail
+// authority is invalid. prefix, if not empty, is the canonical scheme and
+// authority of the base, for a t that takes them from it.
+func (t *target) appendTo(b []byte, prefix string) ([]byte, string) {
+	if t.fromBase && prefix != "" {
+		b = append(b, prefix...)
+	} else {
+		b = append(b, schemeNames[t.scheme]...)
+		b = append(b, "://"...)
+		if !t.hasAuth {
+			return b, "missing host"
+		}
+		var detail string
+		if b, detail = appendAuthority(b, t.authority, defaultPorts[t.scheme]); detail != "" {
+			return b, detail
+		}
 	}
 	p0 := len(b)
 	lead := t.dir

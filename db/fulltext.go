@@ -92,7 +92,15 @@ func fulltext(s string) string {
 // needsFulltext reports whether s has anything fulltext changes: ASCII
 // text, most pages, goes through untouched without a copy.
 func needsFulltext(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 { // eight bytes at a time while they are ASCII
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return strings.ContainsFunc(s[i:], func(r rune) bool { return isCJK(r) || r == MatchStart || r == MatchEnd })
 		}

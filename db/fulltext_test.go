@@ -175,3 +175,20 @@ INSERT INTO pages_fts (rowid, title, text, url) SELECT id, title, text, url FROM
 		t.Errorf("after the migration: %v, %v; want the page", rows, err)
 	}
 }
+
+// TestNeedsFulltext: a CJK character or a highlight mark anywhere, after
+// any number of ASCII bytes, sends the text through fulltext; anything
+// else does not.
+func TestNeedsFulltext(t *testing.T) {
+	for _, mark := range []string{"", "爬", "é", "\uE000", "\uE001", "ク", "—"} {
+		for pad := range 20 {
+			for _, tail := range []string{"", "x", "abcdefghijklmnop"} {
+				s := strings.Repeat("a", pad) + mark + tail
+				want := strings.ContainsFunc(s, func(r rune) bool { return isCJK(r) || r == MatchStart || r == MatchEnd })
+				if got := needsFulltext(s); got != want {
+					t.Errorf("needsFulltext(%q) = %v, want %v", s, got, want)
+				}
+			}
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/trawler/trawler/crawl"
@@ -231,11 +230,13 @@ func (w *pageWriter) rewrite(ctx context.Context, p *crawl.Page, row *priorRow, 
 		}
 		dup = d
 	}
-	if (p.Title != row.title || int64(p.ContentFP) != row.contentFP) && !slices.Contains(w.fresh, row.id) && !w.pg {
-		if _, err := w.tx.ExecContext(ctx, unindexPages+`id = ?`, row.id); err != nil {
-			return err
+	if (p.Title != row.title || int64(p.ContentFP) != row.contentFP) && !w.pg {
+		if !w.fresh.has(row.id) {
+			if _, err := w.tx.ExecContext(ctx, unindexPages+`id = ?`, row.id); err != nil {
+				return err
+			}
 		}
-		w.fresh = append(w.fresh, row.id)
+		w.fresh.add(row.id, p) // its new text may need the other list
 	}
 	redirects, err := hopsJSON(p.Redirects)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/trawler/trawler/crawl"
@@ -42,10 +41,6 @@ ON CONFLICT (crawl_id, fp) DO NOTHING`
 RETURNING id`
 	insertError = `INSERT INTO errors (crawl_id, url, status, message, at) VALUES (?, ?, ?, ?, ?)`
 
-	// indexPages adds pages to the full-text index, all of a batch at once.
-	indexPages = `
-INSERT INTO pages_fts (rowid, title, text, url)
-SELECT id, title, text, url FROM pages_fulltext WHERE id IN (SELECT value FROM json_each(?))`
 	// unindexPages removes pages from the full-text index; they must be in it.
 	unindexPages = `
 INSERT INTO pages_fts (pages_fts, rowid, title, text, url)
@@ -60,7 +55,7 @@ type pageWriter struct {
 	cycle    int      // the crawl's current cycle
 	hist     settings // versions kept, revisit bounds
 	st       statements
-	fresh    []int64 // pages stored by this batch, not yet in the full-text index
+	fresh    freshPages // pages stored by this batch, not yet in the full-text index
 	args     []any   // reused arguments of the links statement
 	pageArgs []any   // reused arguments of insertPage
 	pg       bool    // PostgreSQL keeps its index itself (pages.fts): nothing to index or unindex
@@ -203,7 +198,7 @@ func (w *pageWriter) replace(ctx context.Context, p *crawl.Page, change crawl.Ch
 	if err != nil {
 		return wrap(err, "store page %s", p.URL)
 	}
-	w.fresh = append(w.fresh, id)
+	w.fresh.add(id, p)
 	return w.links(ctx, p, id)
 }
 
@@ -270,9 +265,7 @@ func (w *pageWriter) remove(ctx context.Context, fp int64) error {
 	if err != nil {
 		return err
 	}
-	if i := slices.Index(w.fresh, id); i >= 0 {
-		w.fresh = slices.Delete(w.fresh, i, i+1)
-	} else if !w.pg {
+	if !w.fresh.remove(id) && !w.pg {
 		if _, err := w.tx.ExecContext(ctx, unindexPages+`id = ?`, id); err != nil {
 			return err
 		}
@@ -284,17 +277,12 @@ func (w *pageWriter) remove(ctx context.Context, fp int64) error {
 	return err
 }
 
-// index adds the batch's pages to the full-text index in one statement.
+// index adds the batch's pages to the full-text index.
 func (w *pageWriter) index(ctx context.Context) error {
-	if len(w.fresh) == 0 || w.pg {
+	if w.pg { // PostgreSQL keeps its index itself (pages.fts)
 		return nil
 	}
-	ids, err := json.Marshal(w.fresh)
-	if err != nil {
-		return err
-	}
-	_, err = w.tx.ExecContext(ctx, indexPages, string(ids))
-	return wrap(err, "index pages for search")
+	return w.fresh.index(ctx, w.tx)
 }
 
 // fetchedAt is when p was fetched, or now when the engine did not say.

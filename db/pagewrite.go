@@ -56,9 +56,9 @@ type pageWriter struct {
 	hist     settings // versions kept, revisit bounds
 	st       statements
 	fresh    freshPages // pages stored by this batch, not yet in the full-text index
-	args     []any   // reused arguments of the links statement
-	pageArgs []any   // reused arguments of insertPage
-	pg       bool    // PostgreSQL keeps its index itself (pages.fts): nothing to index or unindex
+	args     []any      // reused arguments of the links statement
+	pageArgs []any      // reused arguments of insertPage
+	pg       bool       // PostgreSQL keeps its index itself (pages.fts): nothing to index or unindex
 }
 
 // statements are the prepared statements of a pageWriter.

@@ -18,13 +18,12 @@ import (
 // million index entries; summing page_counts reads a row per combination.
 //
 // A batch of pages brings it up to date in the batch's transaction, so a
-// page is counted exactly when it is stored: before the batch writes, the
-// store reads what the stored pages of the batch's URLs add to the counts;
-// after, what they add now; the difference goes into page_counts in one
-// statement, a row per combination whatever the batch did to its pages
-// (stored them, replaced them, rewrote or kept them on a revisit). Rows
-// are written in key order at the end of the transaction, so robots
-// sharing a PostgreSQL crawl hold them briefly and never in a cycle.
+// page is counted exactly when it is stored: the page writer notes what
+// each row it replaces, rewrites or keeps counted before and counts after
+// (it reads those rows anyway), and the differences go into page_counts in
+// one statement, a row per combination. Rows are written in key order at
+// the end of the transaction, so robots sharing a PostgreSQL crawl hold
+// them briefly and never in a cycle.
 
 // countKey is one combination of the columns page_counts counts by.
 type countKey struct {
@@ -35,71 +34,24 @@ type countKey struct {
 // countSum is what the pages of one combination add up to.
 type countSum struct{ pages, bytes int64 }
 
-// batchCounts keeps page_counts in step with one batch of pages.
-type batchCounts struct {
-	crawl  int64
-	fps    string // JSON array of the batch's URL fingerprints, each once
-	before map[countKey]countSum
+// countDeltas are what one batch changes in page_counts.
+type countDeltas map[countKey]countSum
+
+// add counts a stored row (n = 1) or stops counting it (n = -1).
+func (c countDeltas) add(k countKey, length int64, n int64) {
+	s := c[k]
+	c[k] = countSum{s.pages + n, s.bytes + n*length}
 }
 
-// countBefore reads what the crawl's stored pages for the URLs of pages
-// add to page_counts, before the batch writes them.
-func (d *DB) countBefore(ctx context.Context, tx *sql.Tx, crawlID int64, pages []*crawl.Page) (*batchCounts, error) {
-	fps := make([]int64, len(pages))
-	for i, p := range pages {
-		fps[i] = int64(p.FP)
-	}
-	slices.Sort(fps)
-	b, err := json.Marshal(slices.Compact(fps))
-	if err != nil {
-		return nil, fmt.Errorf("count pages: %w", err)
-	}
-	c := &batchCounts{crawl: crawlID, fps: string(b)}
-	c.before, err = d.sumBatch(ctx, tx, c)
-	return c, err
+// pageKey is the combination a page written from p counts in.
+func pageKey(p *crawl.Page) countKey {
+	return countKey{host: p.Host, ctype: p.ContentType, status: int64(p.Status), depth: int64(p.Depth)}
 }
 
-// sumBatch sums the crawl's stored pages for the batch's URLs by
-// combination.
-func (d *DB) sumBatch(ctx context.Context, tx *sql.Tx, c *batchCounts) (map[countKey]countSum, error) {
-	// The batch's URLs drive, each looked up in the crawl's (crawl_id, fp)
-	// index: left to itself, SQLite would walk an index of every page of
-	// the crawl in GROUP BY order.
-	fps, join := `(SELECT value AS fp FROM json_each(?)) AS b CROSS JOIN`, "pages p"
-	if d.pg {
-		fps, join = `(SELECT CAST(v AS BIGINT) AS fp FROM jsonb_array_elements_text(CAST(? AS JSONB)) AS v) AS b JOIN`, "pages p"
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT p.host, p.content_type, p.status, p.depth, count(*), coalesce(sum(p.length), 0)
-FROM `+fps+` `+join+` ON p.crawl_id = ? AND p.fp = b.fp GROUP BY p.host, p.content_type, p.status, p.depth`, c.fps, c.crawl)
-	if err != nil {
-		return nil, wrap(err, "count the batch's pages")
-	}
-	defer rows.Close()
-	sums := map[countKey]countSum{}
-	for rows.Next() {
-		var k countKey
-		var s countSum
-		if err := rows.Scan(&k.host, &k.ctype, &k.status, &k.depth, &s.pages, &s.bytes); err != nil {
-			return nil, wrap(err, "count the batch's pages")
-		}
-		sums[k] = s
-	}
-	return sums, wrap(rows.Err(), "count the batch's pages")
-}
-
-// updateCounts adds to page_counts what the batch changed: what its pages add
-// now less what they added before.
-func (d *DB) updateCounts(ctx context.Context, tx *sql.Tx, c *batchCounts) error {
-	after, err := d.sumBatch(ctx, tx, c)
-	if err != nil {
-		return err
-	}
-	for k, s := range c.before {
-		a := after[k]
-		after[k] = countSum{a.pages - s.pages, a.bytes - s.bytes}
-	}
-	keys := make([]countKey, 0, len(after))
-	for k, s := range after {
+// updateCounts adds the batch's differences to page_counts.
+func (d *DB) updateCounts(ctx context.Context, tx *sql.Tx, crawlID int64, c countDeltas) error {
+	keys := make([]countKey, 0, len(c))
+	for k, s := range c {
 		if s != (countSum{}) {
 			keys = append(keys, k)
 		}
@@ -113,14 +65,14 @@ func (d *DB) updateCounts(ctx context.Context, tx *sql.Tx, c *batchCounts) error
 	})
 	deltas := make([][]any, len(keys))
 	for i, k := range keys {
-		s := after[k]
+		s := c[k]
 		deltas[i] = []any{k.host, k.ctype, k.status, k.depth, s.pages, s.bytes}
 	}
 	b, err := json.Marshal(deltas)
 	if err != nil {
 		return fmt.Errorf("count pages: %w", err)
 	}
-	_, err = tx.ExecContext(ctx, d.addCounts(), c.crawl, string(b))
+	_, err = tx.ExecContext(ctx, d.addCounts(), crawlID, string(b))
 	return wrap(err, "count the batch's pages")
 }
 

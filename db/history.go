@@ -16,7 +16,7 @@ import (
 const (
 	selectPrior = `
 SELECT id, cycle, content_fp, title, host, depth, status, content_type, length, near_group, near_of,
-    redirect_to
+    redirect_to, err <> ''
 FROM pages WHERE crawl_id = ? AND fp = ?`
 	// rewriteRow brings a stored page up to date with a new visit, in
 	// place (cheaper than a delete and an insert, which touch every index
@@ -102,7 +102,14 @@ type priorRow struct {
 	cycle     int
 	contentFP int64
 	title     string
+	failed    bool // it holds an error message
 	indexed   indexedColumns
+}
+
+// countKey is the combination of page_counts the row counts in.
+func (r *priorRow) countKey() countKey {
+	return countKey{host: r.indexed.host, ctype: r.indexed.contentType,
+		status: int64(r.indexed.status), depth: int64(r.indexed.depth)}
 }
 
 // indexedColumns are the columns of pages that its indexes hold, apart
@@ -149,7 +156,7 @@ func (w *pageWriter) lookup(ctx context.Context, fp uint64) (prior, error) {
 	var r priorRow
 	switch err := w.st.prior.QueryRowContext(ctx, w.crawl, int64(fp)).Scan(&r.id, &r.cycle, &r.contentFP, &r.title,
 		&r.indexed.host, &r.indexed.depth, &r.indexed.status, &r.indexed.contentType, &r.indexed.length,
-		&r.indexed.nearGroup, &r.indexed.nearOf, &r.indexed.redirectTo); err {
+		&r.indexed.nearGroup, &r.indexed.nearOf, &r.indexed.redirectTo, &r.failed); err {
 	case nil:
 		pr.row = &r
 	case sql.ErrNoRows:
@@ -208,13 +215,22 @@ func classify(p *crawl.Page, prev *priorVisit) visitRow {
 
 // keep updates the stored page after a revisit that brought no new body:
 // a 304 keeps its status, a failure records its own.
-func (w *pageWriter) keep(ctx context.Context, p *crawl.Page, id int64, change crawl.Change, now int64) error {
+func (w *pageWriter) keep(ctx context.Context, p *crawl.Page, row *priorRow, change crawl.Change, now int64) error {
 	var status, errText any
-	if p.Status != http.StatusNotModified {
-		status, errText = p.Status, p.Err
+	after := row.countKey()
+	switch {
+	case p.Status != http.StatusNotModified:
+		status, errText = int64(p.Status), p.Err
+		after.status = int64(p.Status)
+	case row.indexed.status >= 400 || row.failed:
+		after.status = http.StatusOK // as updateKeptRow: confirmed, so ok again
 	}
-	_, err := w.st.keepRow.ExecContext(ctx, status, errText, fetchedAt(p, now), int64(p.Duration), w.cycle,
-		string(change), p.ETag, unixSeconds(p.LastModified), int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, id)
+	_, err := w.st.keepRow.ExecContext(ctx, status, errText, fetchedAt(p, now), int64(p.Duration), int64(w.cycle),
+		string(change), p.ETag, unixSeconds(p.LastModified), int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, row.id)
+	if err == nil {
+		w.counts.add(row.countKey(), row.indexed.length, -1)
+		w.counts.add(after, row.indexed.length, 1)
+	}
 	return err
 }
 
@@ -258,6 +274,8 @@ func (w *pageWriter) rewrite(ctx context.Context, p *crawl.Page, row *priorRow, 
 	if err != nil {
 		return err
 	}
+	w.counts.add(row.countKey(), row.indexed.length, -1)
+	w.counts.add(pageKey(p), p.Length, 1)
 	return w.relink(ctx, p, row.id)
 }
 

@@ -55,10 +55,11 @@ type pageWriter struct {
 	cycle    int      // the crawl's current cycle
 	hist     settings // versions kept, revisit bounds
 	st       statements
-	fresh    freshPages // pages stored by this batch, not yet in the full-text index
-	args     []any      // reused arguments of the links statement
-	pageArgs []any      // reused arguments of insertPage
-	pg       bool       // PostgreSQL keeps its index itself (pages.fts): nothing to index or unindex
+	fresh    freshPages  // pages stored by this batch, not yet in the full-text index
+	counts   countDeltas // what the batch changes in page_counts
+	args     []any       // reused arguments of the links statement
+	pageArgs []any       // reused arguments of insertPage
+	pg       bool        // PostgreSQL keeps its index itself (pages.fts): nothing to index or unindex
 }
 
 // statements are the prepared statements of a pageWriter.
@@ -113,7 +114,7 @@ func writerQueries(pg bool) []string {
 }
 
 func newPageWriter(ctx context.Context, d *DB, tx *sql.Tx, crawlID int64, cycle int, hist settings) (*pageWriter, error) {
-	w := &pageWriter{d: d, tx: tx, crawl: crawlID, cycle: cycle, hist: hist, pg: d.pg}
+	w := &pageWriter{d: d, tx: tx, crawl: crawlID, cycle: cycle, hist: hist, pg: d.pg, counts: countDeltas{}}
 	for _, q := range w.pageQueries() {
 		st, err := d.stmt(ctx, tx, q.sql)
 		if err != nil {
@@ -151,7 +152,7 @@ func (w *pageWriter) write(ctx context.Context, p *crawl.Page, now int64) error 
 		}
 	case pr.visit != nil && (p.Status == http.StatusNotModified || v.change == crawl.ChangeError):
 		v.contentFP = pr.row.contentFP
-		if err := w.keep(ctx, p, pr.row.id, v.change, now); err != nil {
+		if err := w.keep(ctx, p, pr.row, v.change, now); err != nil {
 			return wrap(err, "store page %s", p.URL)
 		}
 	default:
@@ -198,6 +199,7 @@ func (w *pageWriter) replace(ctx context.Context, p *crawl.Page, change crawl.Ch
 	if err != nil {
 		return wrap(err, "store page %s", p.URL)
 	}
+	w.counts.add(pageKey(p), p.Length, 1)
 	w.fresh.add(id, p)
 	return w.links(ctx, p, id)
 }
@@ -260,11 +262,14 @@ func (w *pageWriter) insert(ctx context.Context, p *crawl.Page, change crawl.Cha
 // remove deletes the crawl's page with fingerprint fp, its links and its
 // full-text entry, so that a page fetched again replaces it.
 func (w *pageWriter) remove(ctx context.Context, fp int64) error {
-	var id int64
-	err := w.tx.QueryRowContext(ctx, `SELECT id FROM pages WHERE crawl_id = ? AND fp = ?`, w.crawl, fp).Scan(&id)
+	var id, length int64
+	var k countKey
+	err := w.tx.QueryRowContext(ctx, `SELECT id, host, content_type, status, depth, length FROM pages
+WHERE crawl_id = ? AND fp = ?`, w.crawl, fp).Scan(&id, &k.host, &k.ctype, &k.status, &k.depth, &length)
 	if err != nil {
 		return err
 	}
+	w.counts.add(k, length, -1)
 	if !w.fresh.remove(id) && !w.pg {
 		if _, err := w.tx.ExecContext(ctx, unindexPages+`id = ?`, id); err != nil {
 			return err

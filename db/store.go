@@ -121,10 +121,6 @@ func (s *CrawlStore) apply(ctx context.Context, owner string, b *crawl.Batch) er
 		if err := tx.QueryRowContext(wctx, `SELECT cycle FROM crawls WHERE id = ?`, s.id).Scan(&cycle); err != nil {
 			return wrap(err, "apply batch: read the crawl's cycle")
 		}
-		counts, err := s.d.countBefore(wctx, tx, s.id, b.Pages)
-		if err != nil {
-			return err
-		}
 		w, err := newPageWriter(wctx, s.d, tx, s.id, cycle, hist)
 		if err != nil {
 			return err
@@ -147,7 +143,7 @@ func (s *CrawlStore) apply(ctx context.Context, owner string, b *crawl.Batch) er
 		if err := w.index(wctx); err != nil {
 			return err
 		}
-		if err := s.d.updateCounts(wctx, tx, counts); err != nil {
+		if err := s.d.updateCounts(wctx, tx, s.id, w.counts); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,162 @@
+package parse
+
+import (
+	"bytes"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// The accessors below return what x/net/html's Text, TagName and TagAttr
+// return. The result is a slice of the page itself when it needs no
+// change (the usual case), else it is decoded into *buf, which the caller
+// owns and reuses; either way it is valid until the next call with that
+// buffer or the next token.
+
+// text returns the current text, comment or doctype token's data: line
+// breaks normalized, NULs replaced where the tokenizer replaces them and
+// character references decoded outside raw text.
+func (z *tokenizer) text(buf *[]byte) []byte {
+	s := z.in[z.data.start:z.data.end]
+	nul := z.convertNUL || z.tt == commentToken
+	if !needsWork(s, nul, !z.textIsRaw) {
+		return s
+	}
+	b := appendClean((*buf)[:0], s, nul)
+	if !z.textIsRaw && bytes.IndexByte(b, '&') >= 0 {
+		// Unescape behind the decoded text, then move it into place.
+		n := len(b)
+		out, ok := unescape(b, b[:n], false)
+		if !ok {
+			out = append(b, html.UnescapeString(string(b[:n]))...)
+		}
+		b = append(b[:0], out[n:]...)
+	}
+	*buf = b
+	return b
+}
+
+// needsWork reports whether s holds a carriage return, or a NUL to be
+// replaced, or a character reference to be decoded.
+func needsWork(s []byte, nul, refs bool) bool {
+	for _, c := range s {
+		if c == '\r' || (c == 0 && nul) || (c == '&' && refs) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendClean appends s with "\r\n" and "\r" turned into "\n" and, when
+// nul is set, NULs into U+FFFD.
+func appendClean(dst, s []byte, nul bool) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\r':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+			dst = append(dst, '\n')
+		case c == 0 && nul:
+			dst = append(dst, "\ufffd"...)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// tagName returns the current tag's name in lower case, NULs replaced,
+// and its atom (0 for a name that has none).
+func (z *tokenizer) tagName(buf *[]byte) ([]byte, atom.Atom) {
+	s := lowerName(z.in[z.data.start:z.data.end], buf)
+	return s, atom.Lookup(s)
+}
+
+// lowerName returns s with ASCII letters lower-cased and NULs replaced,
+// decoding into *buf only when it has to.
+func lowerName(s []byte, buf *[]byte) []byte {
+	clean := true
+	for _, c := range s {
+		if c == 0 || ('A' <= c && c <= 'Z') {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	b := (*buf)[:0]
+	for _, c := range s {
+		if c == 0 {
+			b = append(b, "\ufffd"...)
+		} else {
+			b = append(b, lowerASCII(c))
+		}
+	}
+	*buf = b
+	return b
+}
+
+// attrKey returns attribute i's raw name; compare it with keyIs.
+func (z *tokenizer) attrKey(i int) []byte {
+	k := z.attrs[i].key
+	return z.in[k.start:k.end]
+}
+
+// keyIs reports whether attribute i is named name (lower case, no NUL).
+func (z *tokenizer) keyIs(i int, name string) bool { return equalLower(z.attrKey(i), name) }
+
+// find returns the index of the attribute named name, or -1.
+func (z *tokenizer) find(name string) int {
+	for i := range z.attrs {
+		if z.keyIs(i, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// attrVal returns attribute i's value: NULs replaced, line breaks
+// normalized and character references decoded as in an attribute.
+func (z *tokenizer) attrVal(i int, buf *[]byte) []byte {
+	v := z.attrs[i].val
+	s := z.in[v.start:v.end]
+	if !needsWork(s, true, true) {
+		return s
+	}
+	b := appendClean((*buf)[:0], s, true)
+	if bytes.IndexByte(b, '&') >= 0 {
+		n := len(b)
+		out, ok := unescape(b, b[:n], true)
+		if !ok {
+			out = append(b, z.slowAttrVal(i)...)
+		}
+		b = append(b[:0], out[n:]...)
+	}
+	*buf = b
+	return b
+}
+
+// slowAttrVal decodes attribute i with x/net/html itself, for a character
+// reference this package does not know.
+func (z *tokenizer) slowAttrVal(i int) []byte {
+	t := html.NewTokenizer(bytes.NewReader(z.in[z.raw:z.pos]))
+	t.Next()
+	for j := 0; ; j++ {
+		_, val, more := t.TagAttr()
+		if j == i {
+			return val
+		}
+		if !more {
+			return nil
+		}
+	}
+}
+
+// attrName returns attribute i's name as x/net/html returns it: lower
+// case, NULs replaced.
+func (z *tokenizer) attrName(i int, buf *[]byte) []byte {
+	k := z.attrs[i].key
+	return lowerName(z.in[k.start:k.end], buf)
+}

@@ -160,3 +160,74 @@ func (z *tokenizer) attrName(i int, buf *[]byte) []byte {
 	k := z.attrs[i].key
 	return lowerName(z.in[k.start:k.end], buf)
 }
+
+// seen reports whether an attribute already kept has the name k, compared
+// as x/net/html compares them: ASCII letters folded, all else exact.
+func (z *tokenizer) seen(k span) bool {
+	key := z.in[k.start:k.end]
+	if len(z.attrs) < 16 {
+		for _, a := range z.attrs {
+			if equalFoldASCII(z.in[a.key.start:a.key.end], key) {
+				return true
+			}
+		}
+		return false
+	}
+	// Past a few attributes, compare hashes first so that a tag with
+	// thousands of attributes is not quadratic in its byte length.
+	if len(z.dupes) < len(z.attrs) {
+		for _, a := range z.attrs[len(z.dupes):] {
+			z.dupes = append(z.dupes, foldHash(z.in[a.key.start:a.key.end]))
+		}
+	}
+	h := foldHash(key)
+	for i, d := range z.dupes {
+		if d == h && equalFoldASCII(z.in[z.attrs[i].key.start:z.attrs[i].key.end], key) {
+			return true
+		}
+	}
+	z.dupes = append(z.dupes, h)
+	return false
+}
+
+// foldHash is an FNV-1a hash of b with ASCII letters lower-cased.
+func foldHash(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h = (h ^ uint64(lowerASCII(c))) * 1099511628211
+	}
+	return h
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// equalFoldASCII compares a and b with ASCII letters folded.
+func equalFoldASCII(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if lowerASCII(a[i]) != lowerASCII(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalLower reports whether b lower-cased (ASCII) is s, itself lower case.
+func equalLower(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range b {
+		if lowerASCII(b[i]) != s[i] {
+			return false
+		}
+	}
+	return true
+}

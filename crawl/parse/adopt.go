@@ -169,8 +169,11 @@ func (w *walker) copyAnchor(ai, src, mi int) *anchor {
 		return a
 	}
 	w.dropAnchor(ai)
+	if ai < src {
+		src--
+	}
 	w.pushAnchor(-1)
-	s, c := &w.anchors[src-1], &w.anchors[len(w.anchors)-1]
+	s, c := &w.anchors[src], &w.anchors[len(w.anchors)-1]
 	c.text.b = append(c.text.b[:0], s.text.b...)
 	c.text.pending, c.text.limit, c.noText = s.text.pending, s.text.limit, s.noText
 	return c

@@ -83,7 +83,11 @@ func (w *walker) closeStream(s, parent int16) {
 		return
 	}
 	for _, ev := range evs {
-		w.apply(ev, w.logText[ev.a:ev.b])
+		var text []byte
+		if ev.op == evText {
+			text = w.logText[ev.a:ev.b]
+		}
+		w.apply(ev, text)
 	}
 	if len(w.logs) == 0 {
 		w.logText = w.logText[:0]

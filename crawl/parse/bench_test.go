@@ -65,21 +65,36 @@ func benchPage(links int) []byte {
 	return []byte(b.String())
 }
 
-// BenchmarkHTML parses a ~30 KB page with ~100 links; b.SetBytes makes the
-// output report MB/s.
+// benchPages are the pages the HTML benchmarks parse: the crawler
+// benchmark's page (about 4 KiB, 10 links, little markup) and news-like
+// pages of about 5 KB and 34 KB with many attributes, scripts and tables.
+var benchPages = []struct {
+	name string
+	page []byte
+}{
+	{"site-4KB", sitePage(7)},
+	{"news-5KB", benchPage(10)},
+	{"news-34KB", benchPage(90)},
+}
+
+// BenchmarkHTML parses each of benchPages; b.SetBytes makes the output
+// report MB/s.
 func BenchmarkHTML(b *testing.B) {
-	page := benchPage(90)
-	d, err := HTML(page)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(float64(len(d.Refs)), "refs")
-	b.SetBytes(int64(len(page)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := HTML(page); err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range benchPages {
+		b.Run(c.name, func(b *testing.B) {
+			d, err := HTML(c.page)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(len(d.Refs)), "refs")
+			b.SetBytes(int64(len(c.page)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := HTML(c.page); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

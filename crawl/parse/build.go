@@ -85,8 +85,10 @@ type builder struct {
 	im          mode
 	originalIM  mode
 	templateIMs []mode
-	names       []byte // names of elements that have no atom
-	fmtAttrs    []byte // attributes of formatting elements (fmtEntry.attrs)
+	names       []byte    // names of elements that have no atom
+	tagZ        tokenizer // reads formatting elements' tags again (encodeTag)
+	encMine     []byte
+	encTheirs   []byte
 	pairs       [][2]span
 	attrScratch []byte
 	nameBuf     []byte

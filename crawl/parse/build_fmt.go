@@ -15,10 +15,10 @@ import (
 
 // fmtEntry is an entry of the list of active formatting elements.
 type fmtEntry struct {
-	id    int32 // the element, or 0 for a scope marker
-	atom  atom.Atom
-	attrs span  // its attributes, sorted and encoded, in builder.fmtAttrs
-	prep  int32 // its walker record, for clones
+	id   int32 // the element, or 0 for a scope marker
+	atom atom.Atom
+	tag  span  // its start tag in the page, when it has attributes
+	prep int32 // its walker record, for clones
 }
 
 func (b *builder) afeIndex(id int32) int {
@@ -43,39 +43,52 @@ func (b *builder) pushMarker() { b.afe = append(b.afe, fmtEntry{}) }
 // marker (x/net/html's version of the Noah's Ark clause).
 func (b *builder) addFormattingElement() {
 	e := b.addElement()
-	attrs := b.encodeAttrs()
-	same := 0
+	var tag span
+	if b.tok.attrs {
+		tag = span{b.z.raw, b.z.pos}
+	}
+	same, encoded := 0, false
 	for i := len(b.afe) - 1; i >= 0; i-- {
 		f := &b.afe[i]
 		if f.id == 0 {
 			break
 		}
-		if f.atom != e.atom || !bytes.Equal(b.fmtAttrs[f.attrs.start:f.attrs.end], b.fmtAttrs[attrs.start:attrs.end]) {
+		if f.atom != e.atom {
+			continue
+		}
+		if !encoded {
+			b.encMine, encoded = b.encodeTag(b.encMine[:0], tag), true
+		}
+		b.encTheirs = b.encodeTag(b.encTheirs[:0], f.tag)
+		if !bytes.Equal(b.encMine, b.encTheirs) {
 			continue
 		}
 		if same++; same >= 3 {
 			b.afe = slices.Delete(b.afe, i, i+1)
 		}
 	}
-	b.afe = append(b.afe, fmtEntry{id: e.id, atom: e.atom, attrs: attrs, prep: e.prep})
+	b.afe = append(b.afe, fmtEntry{id: e.id, atom: e.atom, tag: tag, prep: e.prep})
 }
 
-// encodeAttrs appends the current tag's attributes, sorted by name and
-// value, to b.fmtAttrs, so that two tags compare equal exactly when
-// x/net/html finds their attribute lists equal.
-func (b *builder) encodeAttrs() span {
-	start := len(b.fmtAttrs)
-	if !b.tok.attrs {
-		return span{start, start}
+// encodeTag appends the attributes of the start tag at t in the page,
+// sorted by name and value, to dst: two tags' encodings are equal exactly
+// when x/net/html finds their attribute lists equal. Comparisons are rare
+// (an element like one still open), so tags are read again for them.
+func (b *builder) encodeTag(dst []byte, t span) []byte {
+	if t.end == t.start {
+		return dst
 	}
+	z := &b.tagZ
+	z.reset(b.z.in[t.start:t.end])
+	z.next()
 	pairs := b.pairs[:0]
 	scratch := b.attrScratch[:0]
 	var kb, vb []byte
-	for i := range b.z.attrs {
+	for i := range z.attrs {
 		k := len(scratch)
-		scratch = append(scratch, b.z.attrName(i, &kb)...)
+		scratch = append(scratch, z.attrName(i, &kb)...)
 		v := len(scratch)
-		scratch = append(scratch, b.z.attrVal(i, &vb)...)
+		scratch = append(scratch, z.attrVal(i, &vb)...)
 		pairs = append(pairs, [2]span{{k, v}, {v, len(scratch)}})
 	}
 	slices.SortFunc(pairs, func(x, y [2]span) int {
@@ -87,12 +100,12 @@ func (b *builder) encodeAttrs() span {
 	for _, p := range pairs {
 		for _, s := range p {
 			n := s.end - s.start
-			b.fmtAttrs = append(b.fmtAttrs, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
-			b.fmtAttrs = append(b.fmtAttrs, scratch[s.start:s.end]...)
+			dst = append(dst, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
+			dst = append(dst, scratch[s.start:s.end]...)
 		}
 	}
 	b.pairs, b.attrScratch = pairs, scratch
-	return span{start, len(b.fmtAttrs)}
+	return dst
 }
 
 // clearActiveFormattingElements removes entries up to the last marker.

@@ -38,7 +38,8 @@ func (p *parser) reset(body []byte) {
 	*b = builder{
 		z: &p.z, w: &p.w,
 		oe: b.oe[:0], afe: b.afe[:0], detached: b.detached[:0], templateIMs: b.templateIMs[:0],
-		names: b.names[:0], fmtAttrs: b.fmtAttrs[:0], pairs: b.pairs[:0], attrScratch: b.attrScratch[:0],
+		names: b.names[:0], pairs: b.pairs[:0], attrScratch: b.attrScratch[:0],
+		tagZ: tokenizer{attrs: b.tagZ.attrs[:0]}, encMine: b.encMine[:0], encTheirs: b.encTheirs[:0],
 		nameBuf: b.nameBuf, textBuf: b.textBuf, nulBuf: b.nulBuf,
 	}
 }
@@ -54,7 +55,7 @@ func (w *walker) reset() {
 
 // release returns p to the pool unless it grew too large to keep.
 func (p *parser) release() {
-	p.z.in = nil
+	p.z.in, p.b.tagZ.in = nil, nil
 	if cap(p.w.strs) > maxPooled || cap(p.w.body.b) > maxPooled || cap(p.w.logText) > maxPooled ||
 		cap(p.b.textBuf) > maxPooled || cap(p.b.oe) > 4*maxOpen || len(p.w.logs) > 64 {
 		return
@@ -78,7 +79,7 @@ func (w *walker) document() *Document {
 	if len(w.refs) > 0 {
 		d.Refs = make([]Ref, len(w.refs))
 		for i, r := range w.refs {
-			d.Refs[i] = Ref{Href: sub(r.href), Kind: r.kind, Text: sub(r.text), NoFollow: r.nofollow}
+			d.Refs[i] = Ref{Href: sub(r.href), Kind: kinds[r.kind], Text: sub(r.text), NoFollow: r.nofollow}
 		}
 	}
 	return d

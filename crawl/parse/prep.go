@@ -68,28 +68,28 @@ func (w *walker) prepare(z *tokenizer, a atom.Atom, n ns) int32 {
 	}
 	switch a {
 	case atom.A:
-		p.ref = w.makeRef(z, A, "href", nil)
+		p.ref = w.makeRef(z, kindA, "href", nil)
 	case atom.Area:
-		p.ref = w.makeRef(z, Area, "href", w.attr(z, "alt", 1))
+		p.ref = w.makeRef(z, kindArea, "href", w.attr(z, "alt", 1))
 	case atom.Frame:
-		p.ref = w.makeRef(z, Frame, "src", nil)
+		p.ref = w.makeRef(z, kindFrame, "src", nil)
 	case atom.Iframe:
-		p.ref = w.makeRef(z, IFrame, "src", nil)
+		p.ref = w.makeRef(z, kindIFrame, "src", nil)
 	case atom.Script:
-		p.ref = w.makeRef(z, Script, "src", nil)
+		p.ref = w.makeRef(z, kindScript, "src", nil)
 	case atom.Link:
-		p.ref = w.makeRef(z, Link, "href", nil)
+		p.ref = w.makeRef(z, kindLink, "href", nil)
 	case atom.Embed, atom.Audio, atom.Video, atom.Source:
-		p.ref = w.makeRef(z, Embed, "src", nil)
+		p.ref = w.makeRef(z, kindEmbed, "src", nil)
 	case atom.Object:
-		p.ref = w.makeRef(z, Embed, "data", nil)
+		p.ref = w.makeRef(z, kindEmbed, "data", nil)
 	case atom.Img:
 		w.prepareImg(z, &p)
 	case atom.Applet:
 		code := trimBytes(w.attr(z, "code", 2))
 		codebase := trimBytes(w.attr(z, "codebase", 3))
 		w.vals[0] = appletHref(w.vals[0][:0], code, codebase)
-		p.ref = w.refFrom(z, Applet, w.vals[0], w.attr(z, "alt", 1))
+		p.ref = w.refFrom(z, kindApplet, w.vals[0], w.attr(z, "alt", 1))
 	case atom.Body:
 		w.prepareBody(z, &p)
 	case atom.Base:
@@ -120,13 +120,13 @@ func (w *walker) attr(z *tokenizer, key string, buf int) []byte {
 
 // makeRef makes the reference of an element whose URL is attribute
 // hrefKey; text is its own description, if any.
-func (w *walker) makeRef(z *tokenizer, kind Kind, hrefKey string, text []byte) refRec {
+func (w *walker) makeRef(z *tokenizer, kind kindID, hrefKey string, text []byte) refRec {
 	return w.refFrom(z, kind, w.attr(z, hrefKey, 0), text)
 }
 
 // refFrom makes a reference to href unless it is empty. The title
 // attribute describes it when text is empty.
-func (w *walker) refFrom(z *tokenizer, kind Kind, href, text []byte) refRec {
+func (w *walker) refFrom(z *tokenizer, kind kindID, href, text []byte) refRec {
 	href = trimBytes(href)
 	if len(href) == 0 {
 		return refRec{}
@@ -158,7 +158,7 @@ func (w *walker) prepareImg(z *tokenizer, p *prep) {
 		src = firstSrcset(w.attr(z, "srcset", 0))
 	}
 	alt := w.attr(z, "alt", 1)
-	p.ref = w.refFrom(z, Img, src, alt)
+	p.ref = w.refFrom(z, kindImg, src, alt)
 	p.alt = w.refText(alt)
 }
 
@@ -244,7 +244,7 @@ func (w *walker) startBody(p *prep) {
 		w.bodyEl = p.body
 		w.bodyEl.refAt = len(w.refs)
 	}
-	if r := w.bodyRef(); r.kind != "" {
+	if r := w.bodyRef(); r.kind != 0 {
 		w.refs = append(w.refs, r)
 	}
 }
@@ -262,7 +262,7 @@ func (w *walker) bodyRef() refRec {
 	if href.end == href.start {
 		return refRec{}
 	}
-	r := refRec{href: href, kind: Background}
+	r := refRec{href: href, kind: kindBackground}
 	r.text = w.refText(w.strs[b.title.start:b.title.end])
 	if rel := w.strs[b.rel.start:b.rel.end]; len(rel) > 0 {
 		r.nofollow = hasToken(rel, "nofollow")
@@ -286,8 +286,8 @@ func (w *walker) mergeBody(z *tokenizer) {
 	}
 	after := w.bodyRef()
 	switch {
-	case after.kind == "":
-	case before.kind != "":
+	case after.kind == 0:
+	case before.kind != 0:
 		w.refs[b.refAt] = after
 	default:
 		w.refs = append(w.refs, refRec{})

@@ -13,6 +13,14 @@ const MaxRefText = 500
 // asciiSpace marks the ASCII bytes unicode.IsSpace accepts.
 var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
+// wordByte marks the bytes that are ASCII and not white space.
+var wordByte = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = !asciiSpace[c]
+	}
+	return t
+}()
+
 // NormalizeText returns s with every run of Unicode white space (including
 // U+00A0 no-break space) replaced by one ASCII space and the ends trimmed;
 // case is kept and invalid UTF-8 bytes become U+FFFD. Document.Text is
@@ -103,8 +111,17 @@ func addText[S ~string | ~[]byte](t *textBuf, s S) {
 				continue
 			}
 			j := i + 1
-			for j < len(s) && s[j] < utf8.RuneSelf && !asciiSpace[s[j]] {
-				j++
+			for {
+				for j < len(s) && wordByte[s[j]] {
+					j++
+				}
+				// Without a limit, a single space between ASCII words goes
+				// in with them: one append per run of words.
+				if t.limit == 0 && j+1 < len(s) && s[j] == ' ' && wordByte[s[j+1]] {
+					j += 2
+					continue
+				}
+				break
 			}
 			if t.limit > 0 && j-i > t.limit-len(t.b) {
 				j = i + t.limit - len(t.b)

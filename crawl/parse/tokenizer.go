@@ -1,5 +1,7 @@
 package parse
 
+import "bytes"
+
 // The tokenizer splits a page into the tokens golang.org/x/net/html's
 // Tokenizer returns, with the same boundaries, tag names, attributes and
 // text, but without allocating: it reads the page in place and decodes
@@ -72,17 +74,11 @@ func (z *tokenizer) skipWhiteSpace() {
 	if z.eof {
 		return
 	}
-	for {
-		c := z.readByte()
-		if z.eof {
-			return
-		}
-		switch c {
-		case ' ', '\n', '\r', '\t', '\f':
-		default:
-			z.pos--
-			return
-		}
+	for z.pos < len(z.in) && isWhitespace(z.in[z.pos]) {
+		z.pos++
+	}
+	if z.pos == len(z.in) {
+		z.eof = true
 	}
 }
 
@@ -247,46 +243,43 @@ func (z *tokenizer) readTag(save bool) {
 // been read.
 func (z *tokenizer) readTagName() {
 	z.data.start = z.pos - 1
-	for {
-		c := z.readByte()
-		if z.eof {
-			z.data.end = z.pos
-			return
-		}
-		switch c {
-		case ' ', '\n', '\r', '\t', '\f':
-			z.data.end = z.pos - 1
-			return
-		case '/', '>':
-			z.pos--
-			z.data.end = z.pos
-			return
-		}
+	i := z.pos
+	for i < len(z.in) && !nameEnd[z.in[i]] {
+		i++
 	}
+	switch {
+	case i == len(z.in):
+		z.pos, z.eof = i, true
+	case z.in[i] == '/' || z.in[i] == '>':
+		z.pos = i
+	default:
+		z.pos = i + 1 // white space is consumed
+	}
+	z.data.end = i
 }
 
 // readTagAttrKey sets pending.key to the "k" of "<div k=v>".
 func (z *tokenizer) readTagAttrKey() {
-	z.pending.key.start = z.pos
-	for {
-		c := z.readByte()
-		if z.eof {
-			z.pending.key.end = z.pos
-			return
+	start := z.pos
+	i := start
+	for ; i < len(z.in); i++ {
+		c := z.in[i]
+		if c == '=' && i == start {
+			continue // a leading '=' is part of the name
 		}
-		switch c {
-		case '=':
-			if z.pending.key.start+1 == z.pos {
-				continue // a leading '=' is part of the name
-			}
-			fallthrough
-		case ' ', '\n', '\r', '\t', '\f', '/', '>':
-			z.pos--
-			z.pending.key.end = z.pos
-			return
+		if c == '=' || nameEnd[c] {
+			break
 		}
 	}
+	if i == len(z.in) {
+		z.eof = true
+	}
+	z.pos = i
+	z.pending.key = span{start, i}
 }
+
+// nameEnd marks the bytes that end a tag or attribute name.
+var nameEnd = [256]bool{' ': true, '\n': true, '\r': true, '\t': true, '\f': true, '/': true, '>': true}
 
 // readTagAttrVal sets pending.val to the "v" of "<div k=v>".
 func (z *tokenizer) readTagAttrVal() {
@@ -314,33 +307,31 @@ func (z *tokenizer) readTagAttrVal() {
 		return
 	case quote == '\'' || quote == '"':
 		z.pending.val.start = z.pos
-		for {
-			c := z.readByte()
-			if z.eof {
-				z.pending.val.end = z.pos
-				return
-			}
-			if c == quote {
-				z.pending.val.end = z.pos - 1
-				return
-			}
+		i := bytes.IndexByte(z.in[z.pos:], quote)
+		if i < 0 {
+			z.pos, z.eof = len(z.in), true
+			z.pending.val.end = z.pos
+			return
 		}
+		z.pending.val.end = z.pos + i
+		z.pos += i + 1
+		return
 	}
 	z.pending.val.start = z.pos - 1
-	for {
-		c := z.readByte()
-		if z.eof {
-			z.pending.val.end = z.pos
-			return
-		}
-		switch c {
-		case ' ', '\n', '\r', '\t', '\f':
-			z.pending.val.end = z.pos - 1
-			return
-		case '>':
-			z.pos--
-			z.pending.val.end = z.pos
-			return
-		}
+	i := z.pos
+	for i < len(z.in) && !valueEnd[z.in[i]] {
+		i++
 	}
+	switch {
+	case i == len(z.in):
+		z.pos, z.eof = i, true
+	case z.in[i] == '>':
+		z.pos = i
+	default:
+		z.pos = i + 1 // white space is consumed
+	}
+	z.pending.val.end = i
 }
+
+// valueEnd marks the bytes that end an unquoted attribute value.
+var valueEnd = [256]bool{' ': true, '\n': true, '\r': true, '\t': true, '\f': true, '>': true}

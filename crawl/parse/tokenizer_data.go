@@ -39,12 +39,7 @@ func (z *tokenizer) text(buf *[]byte) []byte {
 // needsWork reports whether s holds a carriage return, or a NUL to be
 // replaced, or a character reference to be decoded.
 func needsWork(s []byte, nul, refs bool) bool {
-	for _, c := range s {
-		if c == '\r' || (c == 0 && nul) || (c == '&' && refs) {
-			return true
-		}
-	}
-	return false
+	return bytes.IndexByte(s, '\r') >= 0 || (refs && bytes.IndexByte(s, '&') >= 0) || (nul && bytes.IndexByte(s, 0) >= 0)
 }
 
 // appendClean appends s with "\r\n" and "\r" turned into "\n" and, when

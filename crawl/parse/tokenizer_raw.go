@@ -92,6 +92,16 @@ const (
 func (z *tokenizer) readScript() {
 	s := scriptData
 	for {
+		if s == scriptData {
+			i := indexLT(z.in[z.pos:])
+			if i < 0 {
+				z.pos, z.eof = len(z.in), true
+				return
+			}
+			z.pos += i + 1
+			s = scriptLT
+			continue
+		}
 		if s == scriptDoubleEscapeStart {
 			s = z.scriptDoubleEscapeStart()
 			continue

@@ -35,12 +35,32 @@ type walker struct {
 	vals    [4][]byte // decoded attribute values
 }
 
-// refRec is a Ref whose strings are spans of walker.strs.
+// refRec is a Ref whose strings are spans of walker.strs. (Holding no
+// pointer, it costs the garbage collector nothing to copy.)
 type refRec struct {
 	href, text span
-	kind       Kind
+	kind       kindID // 0 for no reference
 	nofollow   bool
 }
+
+// kindID is a Kind as a small number.
+type kindID uint8
+
+// kinds are the Kinds by kindID.
+var kinds = [...]Kind{"", A, Area, Frame, IFrame, Img, Script, Link, Embed, Background, Applet}
+
+const (
+	kindA kindID = 1 + iota
+	kindArea
+	kindFrame
+	kindIFrame
+	kindImg
+	kindScript
+	kindLink
+	kindEmbed
+	kindBackground
+	kindApplet
+)
 
 // headState is what the head of the page says, in goquery's terms: the
 // first <title>, the first <base href>, the <meta> elements.
@@ -131,7 +151,7 @@ func (w *walker) open(ev event) {
 		return
 	}
 	if html {
-		if p != nil && (p.ref.kind != "" || p.alt.end > p.alt.start) {
+		if p != nil && (p.ref.kind != 0 || p.alt.end > p.alt.start) {
 			w.noteRegion(ev.flags)
 		}
 		w.start(ev.atom, p)
@@ -190,7 +210,7 @@ func (w *walker) end(tag atom.Atom) {
 
 // addRef appends p's reference, if it has one, and returns its index.
 func (w *walker) addRef(p *prep) int {
-	if p == nil || p.ref.kind == "" {
+	if p == nil || p.ref.kind == 0 {
 		return -1
 	}
 	w.refs = append(w.refs, p.ref)

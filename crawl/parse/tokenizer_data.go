@@ -30,7 +30,7 @@ func (z *tokenizer) text(buf *[]byte) []byte {
 		if !ok {
 			out = append(b, html.UnescapeString(string(b[:n]))...)
 		}
-		b = append(b[:0], out[n:]...)
+		b = append(out[:0], out[n:]...) // keeps the grown buffer
 	}
 	*buf = b
 	return b
@@ -127,7 +127,7 @@ func (z *tokenizer) attrVal(i int, buf *[]byte) []byte {
 		if !ok {
 			out = append(b, z.slowAttrVal(i)...)
 		}
-		b = append(b[:0], out[n:]...)
+		b = append(out[:0], out[n:]...) // keeps the grown buffer
 	}
 	*buf = b
 	return b

@@ -27,17 +27,19 @@ const (
 type elemFlags uint16
 
 const (
-	fSpecial      elemFlags = 1 << iota // in the "special" category
-	fHTMLPoint                          // an HTML integration point
-	fMathText                           // a MathML text integration point
-	fHasChild                           // has had a child (pre, listing, textarea)
-	fLastText                           // its last child is text, which new text joins
-	fVisited                            // the tree walk enters it
-	fWalked                             // the tree walk enters its children
-	fRegion                             // foster-parented, or inside such an element
-	fPrevText                           // (tables) the node before it is text
-	fParentWalked                       // (tables) the walk enters its parent's children
-	fParentRegion                       // (tables) its parent is in a foster region
+	fSpecial         elemFlags = 1 << iota // in the "special" category
+	fHTMLPoint                             // an HTML integration point
+	fMathText                              // a MathML text integration point
+	fHasChild                              // has had a child (pre, listing, textarea)
+	fLastText                              // its last child is text, which new text joins
+	fVisited                               // the tree walk enters it
+	fWalked                                // the tree walk enters its children
+	fRegion                                // foster-parented into a template or <html>, or inside such an element
+	fDisplaced                             // left open before a block the adoption agency moved, or inside it
+	fPrevText                              // (tables) the node before it is text
+	fParentWalked                          // (tables) the walk enters its parent's children
+	fParentRegion                          // (tables) its parent has fRegion
+	fParentDisplaced                       // (tables) its parent has fDisplaced
 )
 
 // elem is one entry of the stack of open elements.

@@ -211,7 +211,10 @@ func (b *builder) adopt(feID int32, feIndex, fbIndex int) {
 		}
 		ni := b.afeIndex(node.id)
 		if j > 3 && ni > -1 {
-			// x/net/html removes it from the list only, not the stack.
+			// x/net/html removes it from the list only, not the stack: it
+			// stays open before the block, and what it gets later comes
+			// before the block in the tree, not after as the walker sees.
+			node.flags |= fDisplaced
 			b.afe = slices.Delete(b.afe, ni, ni+1)
 			if ni <= bookmark {
 				bookmark--

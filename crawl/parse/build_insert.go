@@ -18,14 +18,17 @@ type target struct {
 	before bool  // foster-parented before the table oe[elem]
 	stream int16 // stream of the node's events
 	walked bool  // the walk enters the parent's children
-	region bool  // placed out of the order a stream keeps (see fRegion)
+	// misplaced holds fRegion or fDisplaced when the node goes where the
+	// walker's order is not the tree's: into a template or <html> by foster
+	// parenting (its end, which may come after nodes still to be added to
+	// open elements in it), or into an element the adoption agency left
+	// open before a block it moved.
+	misplaced elemFlags
 }
 
 // insertTarget is the place for a new node: inside the current node, or
-// by foster parenting before the innermost table. Foster parenting into a
-// template or the html element appends to its end, which may come after
-// nodes still to be added to open elements in it: such nodes are marked
-// as being in a foster region.
+// by foster parenting before the innermost table (or at the end of a
+// template or the html element).
 func (b *builder) insertTarget() target {
 	if len(b.oe) == 0 {
 		return target{elem: -1, stream: main, walked: true}
@@ -33,7 +36,7 @@ func (b *builder) insertTarget() target {
 	if !b.shouldFosterParent() {
 		t := len(b.oe) - 1
 		e := &b.oe[t]
-		return target{elem: t, stream: e.stream, walked: e.is(fWalked), region: e.is(fRegion)}
+		return target{elem: t, stream: e.stream, walked: e.is(fWalked), misplaced: e.flags & (fRegion | fDisplaced)}
 	}
 	table, template := -1, -1
 	for i := len(b.oe) - 1; i >= 0; i-- {
@@ -50,14 +53,21 @@ func (b *builder) insertTarget() target {
 	}
 	if template >= 0 && (table < 0 || template > table) {
 		e := &b.oe[template]
-		return target{elem: template, stream: e.stream, walked: e.is(fWalked), region: true}
+		return target{elem: template, stream: e.stream, walked: e.is(fWalked), misplaced: fRegion | e.flags&fDisplaced}
 	}
 	if table < 0 {
 		e := &b.oe[0] // the html element
-		return target{elem: 0, stream: e.stream, walked: e.is(fWalked), region: true}
+		return target{elem: 0, stream: e.stream, walked: e.is(fWalked), misplaced: fRegion}
 	}
 	e := &b.oe[table]
-	return target{elem: table, before: true, stream: e.pstream, walked: e.is(fParentWalked), region: e.is(fParentRegion)}
+	t := target{elem: table, before: true, stream: e.pstream, walked: e.is(fParentWalked)}
+	if e.is(fParentRegion) {
+		t.misplaced |= fRegion
+	}
+	if e.is(fParentDisplaced) {
+		t.misplaced |= fDisplaced
+	}
+	return t
 }
 
 // shouldFosterParent reports whether the next node is foster-parented.
@@ -112,9 +122,7 @@ func (b *builder) addText(text []byte) {
 	if t.walked {
 		f |= evVisited
 	}
-	if t.region {
-		f |= evRegion
-	}
+	f |= misplacedEv(t.misplaced)
 	if b.joins(t) {
 		f |= evJoin
 	}
@@ -153,9 +161,7 @@ func (b *builder) insert(a atom.Atom, n ns, name []byte, prep int32) *elem {
 		e.name = span{start, len(b.names)}
 	}
 	e.flags = classify(a, n)
-	if t.region {
-		e.flags |= fRegion
-	}
+	e.flags |= t.misplaced
 	if t.walked {
 		e.flags |= fVisited
 		if !skipsContent(a, n) {
@@ -180,8 +186,11 @@ func (b *builder) insert(a atom.Atom, n ns, name []byte, prep int32) *elem {
 		if t.walked {
 			e.flags |= fParentWalked
 		}
-		if t.region {
+		if t.misplaced&fRegion != 0 {
 			e.flags |= fParentRegion
+		}
+		if t.misplaced&fDisplaced != 0 {
+			e.flags |= fParentDisplaced
 		}
 	}
 	b.w.emit(e.stream, b.openEvent(&e), nil)
@@ -197,9 +206,7 @@ func (b *builder) openEvent(e *elem) event {
 	if e.is(fVisited) {
 		f |= evVisited
 	}
-	if e.is(fRegion) {
-		f |= evRegion
-	}
+	f |= misplacedEv(e.flags)
 	if e.ns == nsHTML {
 		f |= evHTML
 	}
@@ -257,4 +264,16 @@ func htmlEncoding(z *tokenizer) bool {
 		}
 	}
 	return false
+}
+
+// misplacedEv is the event flags for an element's fRegion and fDisplaced.
+func misplacedEv(f elemFlags) evFlags {
+	var ev evFlags
+	if f&fRegion != 0 {
+		ev |= evRegion
+	}
+	if f&fDisplaced != 0 {
+		ev |= evDisplaced
+	}
+	return ev
 }

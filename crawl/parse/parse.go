@@ -17,22 +17,33 @@
 // than x/net/html accepts (512 open elements) is read token by token
 // instead, as that version did.
 //
-// The output is that of the tree builder on every page except in these
-// situations, all on malformed markup, where it may differ:
+// The output is that of the tree builder on every page except in the two
+// situations below, both on malformed markup. The parser notices when a
+// page runs into one (parse reports it; differential_test.go allows those
+// fields to differ there and requires equality everywhere else):
 //
-//   - Misnested formatting around a link: an </a> (or a following <a>)
-//     while a block element opened inside the <a> is still open, as in
-//     <a href=x><div>text</a>. The tree builder moves the block out and
-//     wraps its content in a copy of the <a>, making a second reference;
-//     here the <a> keeps the block's text and there is no copy. The same
-//     holds when an <a> is among the elements between a misnested
-//     formatting element (<b>, <i>, <font>, ...) and such a block, when
-//     one of them is a <form> closed early, or when an element closed
-//     early there (<option>, <dialog>, <legend>) separates words and the
-//     block does not.
-//   - Foster parenting into a <template> or straight into <html>: content
-//     misplaced in a table inside a template (only its title, <base> and
-//     <meta> count) may come in a different order.
+//   - The adoption agency, which repairs misnested formatting elements
+//     (<b>x<div>y</b>, or an unclosed <a> around a block followed by
+//     another <a>), moving the block out of the formatting element and
+//     wrapping its content in copies of the formatting elements between:
+//     when an <a> is among those between; or when an element it closes
+//     early is an <a>, <nav>, <noscript>, <body> or <title>, or separates
+//     words (a block element, such as <option> or <legend>) while the
+//     block does not; or when it leaves open, as x/net/html does when
+//     more than three elements lie between, a formatting element that
+//     then gets content (which comes before the block in the tree). The
+//     elements it closes early are those between the formatting element
+//     and the block that are not formatting elements, and elements taken
+//     off the stack earlier that were waiting for one of them to close (a
+//     <form> closed while a <div> in it was open). The references and the
+//     body text may differ. (The common case, the <a> itself being the
+//     formatting element, is handled: its text is split where the block
+//     began and the copy is a second reference.)
+//   - Foster parenting into a <template> (content misplaced in a table in
+//     a template; only its <title>, <base> and <meta> count) or straight
+//     into <html> (content misplaced in a table part open without a
+//     table): that content may come in a different order, so any field
+//     may differ.
 //
 // References are returned as written (trimmed), in document order: the engine
 // resolves them against the page URL and Document.Base and normalizes them,

@@ -27,7 +27,8 @@ type evFlags uint8
 const (
 	evVisited   evFlags = 1 << iota // the tree walk meets it (not in a skipped subtree)
 	evHTML                          // an element in the HTML namespace
-	evRegion                        // foster-parented where a stream cannot keep the order
+	evRegion                        // in a foster region (fRegion)
+	evDisplaced                     // displaced by the adoption agency (fDisplaced)
 	evJoin                          // text that joins the text node before it
 	evTitleText                     // the text of a <title>
 	evSpecial                       // an element of the "special" category

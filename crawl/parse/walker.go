@@ -123,11 +123,14 @@ func (w *walker) apply(ev event, text []byte) {
 	}
 }
 
-// noteRegion marks the page approximate when something that shows in the
-// Document was placed where streams do not keep the tree's order.
+// noteRegion marks the page approximate when something the walk acts on
+// comes where the tree's order is not kept (see target.misplaced).
 func (w *walker) noteRegion(f evFlags) {
 	if f&evRegion != 0 {
 		w.approx |= approxFoster
+	}
+	if f&evDisplaced != 0 {
+		w.approx |= approxAdoption
 	}
 }
 
@@ -150,10 +153,8 @@ func (w *walker) open(ev event) {
 	if ev.flags&evVisited == 0 {
 		return
 	}
+	w.noteRegion(ev.flags)
 	if html {
-		if p != nil && (p.ref.kind != 0 || p.alt.end > p.alt.start) {
-			w.noteRegion(ev.flags)
-		}
 		w.start(ev.atom, p)
 		if ev.atom == atom.A {
 			a := &w.anchors[len(w.anchors)-1]
@@ -238,9 +239,7 @@ func (w *walker) walkText(f evFlags, s []byte) {
 			s = s[:start]
 		}
 	}
-	if f&evRegion != 0 && !isSpaceText(s) {
-		w.approx |= approxFoster
-	}
+	w.noteRegion(f)
 	w.text(s)
 }
 

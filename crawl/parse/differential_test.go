@@ -166,3 +166,29 @@ var differentialCases = []string{
 	`<a href=/x>a<table><a href=/y>b</a></table>c`,
 	`<p><a href=/q>one</p><p>two</a>`,
 }
+
+// TestSituations checks that the parser reports each situation of the
+// package comment on a page that runs into it, and compares there too.
+func TestSituations(t *testing.T) {
+	tests := []struct {
+		name, page string
+		want       approx
+	}{
+		{"link between", `<b><a href=/x>x<div>y</b>z`, approxAdoption},
+		{"word boundary closed early", `<b><option>x<listing>y</b>z`, approxAdoption},
+		{"form waiting closed early", `<b><form><listing></form>x</b>y`, approxAdoption},
+		{"element left open gets content", `<A>0<B><C>0<C>0<C><p>0<A ><p>10`, approxAdoption},
+		{"foster parenting into a template",
+			`<template><tr><meta name=description content=A><td><meta name=description content=B></td></tr></template>`, approxFoster},
+		{"link split, no situation", `<a href=/x>one<div>two<a href=/y>three`, 0},
+		{"form closed early around a block, no situation", `<b><form><div></form>x<p>y</b>z`, 0},
+		{"foster parenting before a table, no situation", `<table><tr><td>c</td>stray<a href=/s>s</a></table>`, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := compare(t, tt.name, []byte(tt.page)); got != tt.want {
+				t.Errorf("situations %b, want %b", got, tt.want)
+			}
+		})
+	}
+}

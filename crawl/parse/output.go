@@ -57,8 +57,14 @@ func (w *walker) reset() {
 func (p *parser) release() {
 	p.z.in, p.b.tagZ.in = nil, nil
 	if cap(p.w.strs) > maxPooled || cap(p.w.body.b) > maxPooled || cap(p.w.logText) > maxPooled ||
-		cap(p.b.textBuf) > maxPooled || cap(p.b.oe) > 4*maxOpen || len(p.w.logs) > 64 {
+		cap(p.b.textBuf) > maxPooled || cap(p.b.names) > maxPooled || cap(p.b.oe) > 4*maxOpen ||
+		cap(p.w.logs) > 64 || cap(p.w.anchors) > 64 {
 		return
+	}
+	for _, a := range p.w.anchors[:cap(p.w.anchors)] {
+		if cap(a.text.b) > maxPooled {
+			return
+		}
 	}
 	parsers.Put(p)
 }

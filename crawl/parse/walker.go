@@ -142,9 +142,11 @@ func (w *walker) open(ev event) {
 		p = &w.preps[ev.prep]
 	}
 	html := ev.flags&evHTML != 0
-	if html && ev.atom == atom.Title && !w.head.titleSet {
-		w.head.titleSet, w.head.titleOpen = true, true
-		w.noteRegion(ev.flags)
+	if html && ev.atom == atom.Title {
+		w.noteRegion(ev.flags) // misplaced, it might come first in the tree
+		if !w.head.titleSet {
+			w.head.titleSet, w.head.titleOpen = true, true
+		}
 	}
 	if p != nil && (p.hasBase || p.meta.field != metaNone) {
 		w.applyHead(p)

@@ -205,10 +205,36 @@ func rawTagName(name []byte) string {
 	if len(name) < 3 || len(name) > 9 {
 		return ""
 	}
-	for _, s := range [...]string{"iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea", "title", "xmp"} {
-		if len(s) == len(name) && equalLower(name, s) {
-			return s
+	var s string
+	switch lowerASCII(name[0]) {
+	case 'i':
+		s = "iframe"
+	case 'n':
+		switch {
+		case len(name) == 7:
+			s = "noembed"
+		case len(name) == 8 && lowerASCII(name[2]) == 'f':
+			s = "noframes"
+		default:
+			s = "noscript"
 		}
+	case 'p':
+		s = "plaintext"
+	case 's':
+		s = "script"
+		if len(name) == 5 {
+			s = "style"
+		}
+	case 't':
+		s = "title"
+		if len(name) == 8 {
+			s = "textarea"
+		}
+	case 'x':
+		s = "xmp"
+	}
+	if equalLower(name, s) {
+		return s
 	}
 	return ""
 }

@@ -39,7 +39,15 @@ func (z *tokenizer) text(buf *[]byte) []byte {
 // needsWork reports whether s holds a carriage return, or a NUL to be
 // replaced, or a character reference to be decoded.
 func needsWork(s []byte, nul, refs bool) bool {
-	return bytes.IndexByte(s, '\r') >= 0 || (refs && bytes.IndexByte(s, '&') >= 0) || (nul && bytes.IndexByte(s, 0) >= 0)
+	if len(s) > 64 {
+		return bytes.IndexByte(s, '\r') >= 0 || (refs && bytes.IndexByte(s, '&') >= 0) || (nul && bytes.IndexByte(s, 0) >= 0)
+	}
+	for _, c := range s {
+		if c <= '&' && (c == '\r' || (c == '&' && refs) || (c == 0 && nul)) {
+			return true
+		}
+	}
+	return false
 }
 
 // appendClean appends s with "\r\n" and "\r" turned into "\n" and, when

@@ -113,12 +113,12 @@ type xnetCheck string
 // xnetCheck, which would be bugs of this package.
 var panicHook func(any)
 
-// run builds the page. It reports false when the page is nested too deep
-// for x/net/html's tree builder, which then fails where this one gives up.
+// run builds the page and reports whether it could: x/net/html's tree
+// builder returns an error, and the page is read by the fallback, when the
+// stack grows too deep or one of its consistency checks fails, and the
+// builder panics in the same places. (A panic of this package's own, a
+// bug, ends the same way in production; tests see it through panicHook.)
 func (b *builder) run() (ok bool) {
-	// x/net/html returns an error, and the page is read by the fallback,
-	// when the stack grows too deep or one of its own consistency checks
-	// fails; the builder panics in the same places.
 	defer func() {
 		if r := recover(); r != nil {
 			_, deep := r.(tooDeep)

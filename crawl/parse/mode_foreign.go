@@ -64,6 +64,8 @@ func (b *builder) foreignContent() bool {
 	return true
 }
 
+// foreignStartTag handles a start tag in SVG or MathML: an HTML element
+// ends the foreign content, anything else is an element of its namespace.
 func (b *builder) foreignStartTag() bool {
 	if b.breaksOut() {
 		for i := len(b.oe) - 1; i >= 0; i-- {
@@ -111,6 +113,8 @@ func (b *builder) breaksOut() bool {
 	return false
 }
 
+// foreignEndTag closes the foreign element of the end tag's name, or
+// hands the tag to the insertion mode.
 func (b *builder) foreignEndTag() bool {
 	name := b.tok.name
 	if b.tok.atom != 0 {

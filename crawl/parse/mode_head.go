@@ -95,6 +95,7 @@ func trimLeftWS(s []byte) []byte {
 // allWS reports whether s is only HTML white space.
 func allWS(s []byte) bool { return len(trimLeftWS(s)) == 0 }
 
+// initial is the "initial" insertion mode: before the doctype.
 func (b *builder) initial() bool {
 	switch b.tok.typ {
 	case textToken:
@@ -113,6 +114,7 @@ func (b *builder) initial() bool {
 	return false
 }
 
+// beforeHTML is the "before html" insertion mode.
 func (b *builder) beforeHTML() bool {
 	switch b.tok.typ {
 	case doctypeToken, commentToken:
@@ -139,6 +141,7 @@ func (b *builder) beforeHTML() bool {
 	return false
 }
 
+// beforeHead is the "before head" insertion mode.
 func (b *builder) beforeHead() bool {
 	switch b.tok.typ {
 	case textToken:
@@ -172,6 +175,7 @@ func (b *builder) beforeHead() bool {
 	return false
 }
 
+// inHead is the "in head" insertion mode.
 func (b *builder) inHead() bool {
 	switch b.tok.typ {
 	case textToken:
@@ -270,6 +274,8 @@ func (b *builder) endTemplate() bool {
 	return true
 }
 
+// inHeadNoscript is the "in head noscript" insertion mode: a <noscript>
+// in the head, read as markup since scripting is disabled.
 func (b *builder) inHeadNoscript() bool {
 	switch b.tok.typ {
 	case doctypeToken:
@@ -307,6 +313,8 @@ func (b *builder) inHeadNoscript() bool {
 	return b.tok.typ == endTagToken && b.tok.atom == atom.Noscript
 }
 
+// afterHead is the "after head" insertion mode, where <body> starts,
+// implied by the first content that cannot be in the head.
 func (b *builder) afterHead() bool {
 	switch b.tok.typ {
 	case textToken:

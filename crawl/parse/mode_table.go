@@ -6,6 +6,8 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
+// inTable is the "in table" insertion mode. Content that is not part of
+// the table is foster-parented before it.
 func (b *builder) inTable() bool {
 	switch b.tok.typ {
 	case textToken:
@@ -88,6 +90,7 @@ func (b *builder) inTable() bool {
 	return b.inBody()
 }
 
+// inCaption is the "in caption" insertion mode.
 func (b *builder) inCaption() bool {
 	switch b.tok.typ {
 	case startTagToken:
@@ -122,6 +125,7 @@ func (b *builder) inCaption() bool {
 	return b.inBody()
 }
 
+// inColumnGroup is the "in column group" insertion mode.
 func (b *builder) inColumnGroup() bool {
 	switch b.tok.typ {
 	case textToken:
@@ -171,6 +175,7 @@ func (b *builder) inColumnGroup() bool {
 	return false
 }
 
+// inTableBody is the "in table body" insertion mode.
 func (b *builder) inTableBody() bool {
 	switch b.tok.typ {
 	case startTagToken:
@@ -215,6 +220,7 @@ func (b *builder) inTableBody() bool {
 	return b.inTable()
 }
 
+// inRow is the "in row" insertion mode.
 func (b *builder) inRow() bool {
 	switch b.tok.typ {
 	case startTagToken:
@@ -258,6 +264,7 @@ func (b *builder) closeRow(consumed bool) bool {
 	return consumed
 }
 
+// inCell is the "in cell" insertion mode.
 func (b *builder) inCell() bool {
 	switch b.tok.typ {
 	case startTagToken:

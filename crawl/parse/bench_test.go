@@ -65,26 +65,66 @@ func benchPage(links int) []byte {
 	return []byte(b.String())
 }
 
-// BenchmarkHTML parses a ~30 KB page with ~100 links; b.SetBytes makes the
-// output report MB/s.
+// benchPages are the pages the HTML benchmarks parse: the crawler
+// benchmark's page (about 4 KiB, 10 links, little markup) and news-like
+// pages of about 5 KB and 34 KB with many attributes, scripts and tables.
+var benchPages = []struct {
+	name string
+	page []byte
+}{
+	{"site-4KB", sitePage(7)},
+	{"news-5KB", benchPage(10)},
+	{"news-34KB", benchPage(90)},
+}
+
+// BenchmarkHTML parses each of benchPages; b.SetBytes makes the output
+// report MB/s.
 func BenchmarkHTML(b *testing.B) {
-	page := benchPage(90)
-	d, err := HTML(page)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(float64(len(d.Refs)), "refs")
-	b.SetBytes(int64(len(page)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := HTML(page); err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range benchPages {
+		b.Run(c.name, func(b *testing.B) {
+			d, err := HTML(c.page)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(len(d.Refs)), "refs")
+			b.SetBytes(int64(len(c.page)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := HTML(c.page); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
-// BenchmarkTreeOnly is the floor under BenchmarkHTML: building the tree
-// alone, without the walk.
+// BenchmarkTokenize is the floor under BenchmarkHTML: splitting the pages
+// into tokens, with their names and text, and nothing else.
+func BenchmarkTokenize(b *testing.B) {
+	for _, c := range benchPages {
+		b.Run(c.name, func(b *testing.B) {
+			var z tokenizer
+			var buf []byte
+			b.SetBytes(int64(len(c.page)))
+			b.ReportAllocs()
+			for b.Loop() {
+				z.reset(c.page)
+				for tt := z.next(); tt != errorToken; tt = z.next() {
+					switch tt {
+					case textToken:
+						z.text(&buf)
+					case startTagToken, endTagToken, selfClosingTagToken:
+						z.tagName(&buf)
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkTreeOnly is what the tree-builder version of this package
+// (reference_test.go) could not go below: building x/net/html's tree for
+// the 34 KB page, without the walk.
 func BenchmarkTreeOnly(b *testing.B) {
 	page := benchPage(90)
 	b.SetBytes(int64(len(page)))
@@ -113,4 +153,25 @@ func BenchmarkNormalizeText(b *testing.B) {
 			}
 		})
 	}
+}
+
+var siteWords = strings.Fields(`crawler frontier fingerprint breadth depth queue thread politeness
+robots sitemap anchor title charset archive harvest index search export page link host`)
+
+// sitePage builds page i as the crawler benchmark's site (bench/peers/site)
+// serves it: a title, a heading, about 3,600 bytes of text in one
+// paragraph and a list of 10 links; about 4 KiB in all.
+func sitePage(i int) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<!doctype html><html><head><title>Page %d</title></head><body><h1>Page %d</h1><p>", i, i)
+	for w := 0; b.Len() < 3600; w++ {
+		b.WriteString(siteWords[(i*7+w*13)%len(siteWords)])
+		b.WriteByte(' ')
+	}
+	b.WriteString("</p><ul>")
+	for t := range 10 {
+		fmt.Fprintf(&b, `<li><a href="/p/%d">page %d</a></li>`, 10*i+t+1, 10*i+t+1)
+	}
+	b.WriteString("</ul></body></html>")
+	return []byte(b.String())
 }

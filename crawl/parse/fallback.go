@@ -1,12 +1,6 @@
 package parse
 
 import (
-	"bytes"
-	"fmt"
-	"io"
-	"strings"
-
-	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
 
@@ -16,50 +10,50 @@ import (
 // first tag or text that cannot be in <head>, an <a> ends at </a> or at the
 // next <a>, and <template> content is skipped. The tokenizer reads the
 // content of <noscript> as text, so links inside it are not seen here.
-func (w *walker) tokens(body []byte) error {
-	z := html.NewTokenizer(bytes.NewReader(body))
+func (w *walker) tokens(z *tokenizer) {
 	var raw atom.Atom // element whose raw-text content is the next token
 	template := 0     // open <template> elements
 	head := false     // inside <head>
+	var text, name []byte
 	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			if err := z.Err(); err != io.EOF {
-				return fmt.Errorf("tokenize html: %w", err)
-			}
+		tt := z.next()
+		if tt == errorToken {
 			for len(w.anchors) > 0 {
 				w.popAnchor()
 			}
-			return nil
+			return
 		}
-		tok := z.Token()
 		r := raw
 		raw = 0
+		var tag atom.Atom
+		if tt == startTagToken || tt == selfClosingTagToken || tt == endTagToken {
+			_, tag = z.tagName(&name)
+		}
 		if template > 0 {
 			switch {
-			case tok.DataAtom != atom.Template:
-			case tt == html.StartTagToken:
+			case tag != atom.Template:
+			case tt == startTagToken:
 				template++
-			case tt == html.EndTagToken:
+			case tt == endTagToken:
 				template--
 			}
 			continue
 		}
 		switch tt {
-		case html.TextToken:
-			head = w.tokenText(tok.Data, r, head)
-		case html.StartTagToken, html.SelfClosingTagToken:
-			raw, head = w.tokenStart(tok, head)
-			if tok.DataAtom == atom.Template && tt == html.StartTagToken {
+		case textToken:
+			head = w.tokenText(z.text(&text), r, head)
+		case startTagToken, selfClosingTagToken:
+			raw, head = w.tokenStart(z, tag, head)
+			if tag == atom.Template && tt == startTagToken {
 				template++
 			}
-		case html.EndTagToken:
-			switch tok.DataAtom {
+		case endTagToken:
+			switch tag {
 			case atom.Head:
 				head = false
 			case atom.Body, atom.Html, atom.Title, atom.Template:
 			default:
-				w.end(tok.DataAtom)
+				w.end(tag)
 			}
 		}
 	}
@@ -67,18 +61,18 @@ func (w *walker) tokens(body []byte) error {
 
 // tokenText handles a text token; r is the raw-text element it belongs to,
 // if any. It returns whether the stream is still inside <head>.
-func (w *walker) tokenText(s string, r atom.Atom, head bool) bool {
+func (w *walker) tokenText(s []byte, r atom.Atom, head bool) bool {
 	switch r {
 	case atom.Title:
-		if !w.titleSet {
-			w.titleSet = true
-			w.doc.Title = NormalizeText(s)
+		if !w.head.titleSet {
+			w.head.titleSet = true
+			w.head.title = w.normalized(s)
 		}
 		return head
 	case atom.Script, atom.Style, atom.Iframe, atom.Noembed, atom.Noframes:
 		return head
 	}
-	if !head && w.inBody == 0 && strings.TrimSpace(s) != "" {
+	if !head && w.inBody == 0 && !isSpaceText(s) {
 		w.inBody = 1
 	}
 	w.text(s)
@@ -87,8 +81,7 @@ func (w *walker) tokenText(s string, r atom.Atom, head bool) bool {
 
 // tokenStart handles a start tag. It returns the element whose raw text
 // comes next, if any, and whether the stream is still inside <head>.
-func (w *walker) tokenStart(tok html.Token, head bool) (atom.Atom, bool) {
-	tag := tok.DataAtom
+func (w *walker) tokenStart(z *tokenizer, tag atom.Atom, head bool) (atom.Atom, bool) {
 	switch tag {
 	case atom.Head:
 		return 0, true
@@ -108,7 +101,14 @@ func (w *walker) tokenStart(tok html.Token, head bool) (atom.Atom, bool) {
 			w.popAnchor()
 		}
 	}
-	w.start(tag, tok.Attr)
+	var p *prep
+	if len(z.attrs) > 0 {
+		if i := w.prepare(z, tag, nsHTML); i >= 0 {
+			p = &w.preps[i]
+			w.applyHead(p)
+		}
+	}
+	w.start(tag, p)
 	if tag == atom.Body {
 		w.inBody = 1
 	}

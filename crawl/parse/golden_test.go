@@ -76,13 +76,11 @@ func TestFallbackAgrees(t *testing.T) {
 	for name, src := range pages {
 		t.Run(name, func(t *testing.T) {
 			tree := mustParse(t, string(src))
-			w := newWalker(len(src))
-			if err := w.tokens(src); err != nil {
-				t.Fatal(err)
-			}
-			w.doc.Text = string(w.body.b)
-			if !reflect.DeepEqual(tree, w.doc) {
-				t.Errorf("tree:\n%s\ntokens:\n%s", marshal(t, tree), marshal(t, w.doc))
+			var p parser
+			p.reset(src)
+			p.w.tokens(&p.z)
+			if tokens := p.w.document(); !reflect.DeepEqual(tree, tokens) {
+				t.Errorf("tree:\n%s\ntokens:\n%s", marshal(t, tree), marshal(t, tokens))
 			}
 		})
 	}

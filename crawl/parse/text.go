@@ -13,6 +13,14 @@ const MaxRefText = 500
 // asciiSpace marks the ASCII bytes unicode.IsSpace accepts.
 var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
+// wordByte marks the bytes that are ASCII and not white space.
+var wordByte = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = !asciiSpace[c]
+	}
+	return t
+}()
+
 // NormalizeText returns s with every run of Unicode white space (including
 // U+00A0 no-break space) replaced by one ASCII space and the ends trimmed;
 // case is kept and invalid UTF-8 bytes become U+FFFD. Document.Text is
@@ -85,7 +93,12 @@ func (t *textBuf) flush() {
 }
 
 // add appends s, collapsing white space and replacing invalid UTF-8.
-func (t *textBuf) add(s string) {
+func (t *textBuf) add(s string) { addText(t, s) }
+
+// addBytes is add for a byte slice.
+func (t *textBuf) addBytes(s []byte) { addText(t, s) }
+
+func addText[S ~string | ~[]byte](t *textBuf, s S) {
 	for i := 0; i < len(s); {
 		if t.full() {
 			return
@@ -98,8 +111,17 @@ func (t *textBuf) add(s string) {
 				continue
 			}
 			j := i + 1
-			for j < len(s) && s[j] < utf8.RuneSelf && !asciiSpace[s[j]] {
-				j++
+			for {
+				for j < len(s) && wordByte[s[j]] {
+					j++
+				}
+				// Without a limit, a single space between ASCII words goes
+				// in with them: one append per run of words.
+				if t.limit == 0 && j+1 < len(s) && s[j] == ' ' && wordByte[s[j+1]] {
+					j += 2
+					continue
+				}
+				break
 			}
 			if t.limit > 0 && j-i > t.limit-len(t.b) {
 				j = i + t.limit - len(t.b)
@@ -109,7 +131,7 @@ func (t *textBuf) add(s string) {
 			i = j
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := decodeRune(s[i:])
 		switch {
 		case unicode.IsSpace(r):
 			t.pending = true
@@ -124,8 +146,11 @@ func (t *textBuf) add(s string) {
 	}
 }
 
-// capped returns the buffer as a string of at most MaxRefText bytes.
-func (t *textBuf) capped() string { return string(truncate(t.b, MaxRefText)) }
+// decodeRune decodes the first rune of s, a string or byte slice.
+func decodeRune[S ~string | ~[]byte](s S) (rune, int) {
+	var b [utf8.UTFMax]byte
+	return utf8.DecodeRune(b[:copy(b[:], s)])
+}
 
 // truncate cuts normalized text to at most max bytes on a rune boundary,
 // dropping a space left at the end.
@@ -143,30 +168,51 @@ func truncate(b []byte, max int) []byte {
 	return b[:cut]
 }
 
-// refText normalizes an attribute value used as reference text and caps it.
-func refText(s string) string {
-	s = NormalizeText(s)
-	if len(s) <= MaxRefText {
-		return s
-	}
-	return string(truncate([]byte(s), MaxRefText))
-}
-
 // hasToken reports whether the space- or comma-separated list s holds tok,
 // compared case-insensitively (rel="nofollow", meta robots content).
-func hasToken(s, tok string) bool {
-	for s != "" {
-		i := strings.IndexFunc(s, isListSep)
-		if i < 0 {
-			return strings.EqualFold(s, tok)
+func hasToken[S ~string | ~[]byte](s S, tok string) bool {
+	for i := 0; i <= len(s); {
+		j := i
+		size := 0
+		for j < len(s) {
+			var r rune
+			r, size = decodeRune(s[j:])
+			if isListSep(r) {
+				break
+			}
+			j += size
 		}
-		if strings.EqualFold(s[:i], tok) {
+		if equalFold(s[i:j], tok) {
 			return true
 		}
-		_, size := utf8.DecodeRuneInString(s[i:])
-		s = s[i+size:]
+		if j == len(s) {
+			return false
+		}
+		i = j + size
 	}
 	return false
 }
 
 func isListSep(r rune) bool { return r == ',' || unicode.IsSpace(r) }
+
+// equalFold is strings.EqualFold for a string or byte slice s.
+func equalFold[S ~string | ~[]byte](s S, t string) bool {
+	if len(s) == len(t) {
+		ascii := true
+		for i := 0; i < len(s); i++ {
+			if s[i] >= utf8.RuneSelf || t[i] >= utf8.RuneSelf {
+				ascii = false
+				break
+			}
+		}
+		if ascii {
+			for i := 0; i < len(s); i++ {
+				if lowerASCII(s[i]) != lowerASCII(t[i]) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return strings.EqualFold(string(s), t)
+}

@@ -46,7 +46,7 @@ func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, err
 		return nil, err
 	}
 	if q.Search != "" && len(list) > 0 {
-		if err := d.snippets(ctx, q.Search, list); err != nil {
+		if err := d.snippets(ctx, q.Search, list, false); err != nil {
 			return nil, err
 		}
 	}

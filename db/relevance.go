@@ -41,8 +41,8 @@ import (
 // thousand cost a few tens of milliseconds beside the IDF count.
 var rankWindow = 10_000
 
-// ranking is a search's window ranked: the matches with ids from lo to
-// hi, best first (by rank, ties by id).
+// ranking is a search's window ranked: its matches from the crawl's first
+// id to hi, best first (by rank, ties by id).
 type ranking struct {
 	key     rankingKey
 	version []byte // the full-text index's structure record when ranked
@@ -60,10 +60,10 @@ type rankingKey struct {
 	window int
 }
 
-// ranking returns the ranking of what the user typed over the crawl: the
+// rank returns the ranking of what the user typed over the crawl: the
 // kept one while the full-text index is unchanged, else a new one. Its
 // statements read one snapshot of the database.
-func (d *DB) ranking(ctx context.Context, crawlID int64, typed string) (*ranking, error) {
+func (d *DB) rank(ctx context.Context, crawlID int64, typed string) (*ranking, error) {
 	match, err := d.rankQuery(ctx, typed)
 	if err != nil {
 		return nil, err
@@ -86,10 +86,9 @@ func (d *DB) ranking(ctx context.Context, crawlID int64, typed string) (*ranking
 	if kept := d.rankings.get(r.key, r.version); kept != nil {
 		return kept, nil
 	}
-	if lo.Valid {
-		if err := r.score(ctx, tx, lo.Int64, last.Int64); err != nil {
-			return nil, wrap(badQuery(err, typed), "rank the matches")
-		}
+	// A crawl with no pages has an empty range, where FTS5 still reads the query.
+	if err := r.score(ctx, tx, lo.Int64, last.Int64); err != nil {
+		return nil, wrap(badQuery(err, typed), "rank the matches")
 	}
 	d.rankings.put(r)
 	return r, nil
@@ -155,7 +154,7 @@ func (r *ranking) before(c *Cursor, through bool) int {
 
 // ranked lists the matches of a search best first on SQLite (see above).
 func (d *DB) ranked(ctx context.Context, q PageQuery, offset int) ([]PageRow, error) {
-	r, err := d.ranking(ctx, q.Crawl, q.Search)
+	r, err := d.rank(ctx, q.Crawl, q.Search)
 	if err != nil {
 		return nil, err
 	}

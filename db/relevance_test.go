@@ -3,6 +3,7 @@ package db
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -232,17 +233,31 @@ func TestRankingKept(t *testing.T) {
 	s := mustCrawl(t, d, "http://127.0.0.1/")
 	rankPages(t, s, 20, 0)
 	ctx := context.Background()
-	first, err := d.ranking(ctx, s.ID(), "crawler")
+	first, err := d.rank(ctx, s.ID(), "crawler")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again, err := d.ranking(ctx, s.ID(), "crawler"); err != nil || again != first {
+	if again, err := d.rank(ctx, s.ID(), "crawler"); err != nil || again != first {
 		t.Errorf("the index unchanged, the search was ranked again (%v)", err)
 	}
 	rankPages(t, s, 1, 500)
-	after, err := d.ranking(ctx, s.ID(), "crawler")
+	after, err := d.rank(ctx, s.ID(), "crawler")
 	if err != nil || after == first || len(after.ids) != len(first.ids)+1 {
 		t.Fatalf("after a page was stored: a ranking of %d pages (the kept one: %v), %v; want %d",
 			len(after.ids), after == first, err, len(first.ids)+1)
+	}
+}
+
+// TestRelevanceBadQueryEmptyCrawl checks that a search FTS5 cannot read
+// is refused even where the crawl has no page to rank.
+func TestRelevanceBadQueryEmptyCrawl(t *testing.T) {
+	d := mustOpen(t)
+	s := mustCrawl(t, d, "http://127.0.0.1/")
+	bad := `fts: "unbalanced`
+	if d.pg {
+		bad = `fts: word12 |`
+	}
+	if _, err := d.Search(context.Background(), s.ID(), bad, 10); !errors.Is(err, ErrBadQuery) {
+		t.Errorf("Search(%q) in an empty crawl = %v; want ErrBadQuery", bad, err)
 	}
 }

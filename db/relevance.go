@@ -20,17 +20,22 @@ import (
 // nothing short of a page's instances bounds that (its length does not: a
 // page of a thousand "crawler"s could outrank every other), so every match
 // would have to be scored. Nor can FTS5 score a scattered set of pages
-// cheaply: each question about a single page counts the IDF again.
+// cheaply: each question about a single page counts the IDF again. And
+// bm25 cannot be computed here instead: a page's instances reach only
+// FTS5's auxiliary functions (the driver registers none written in Go),
+// and asking FTS5 which pages of a range hold a word in a column ({title}:
+// word) reads on past the range to the next such page, maybe the last.
 //
 // So relevance ranks a window: the search's first rankWindow matches
-// among the crawl's ids, in the order the pages were stored, scored in one
-// pass over that range of the index by FTS5's own bm25 with the index's
-// own statistics. The window's pages come first, best first, each with
-// the rank bm25 gives it over the whole crawl, so their order is exactly
-// bm25's; the matches after the window follow in stored order, with rank
-// 0 (bm25 ranks are below 0). A search with no more matches than the
-// window is ranked whole, exactly as bm25 ranks it. Whatever the search
-// matches, a ranking costs the IDF count and rankWindow scores at most.
+// among the crawl's ids, in the order the pages were stored (those nearest
+// the seeds, in a breadth-first crawl), scored in one pass over that range
+// of the index by FTS5's own bm25 with the index's own statistics. The
+// window's pages come first, best first, each with the rank bm25 gives it
+// over the whole crawl, so their order is exactly bm25's; the matches
+// after the window follow in stored order, with rank 0 (bm25 ranks are
+// below 0). A search with no more matches than the window is ranked whole,
+// exactly as bm25 ranks it. Whatever the search matches, a ranking costs
+// the IDF count and rankWindow scores at most.
 //
 // A ranking is kept while the full-text index is unchanged (see
 // rankings): the screens after a listing's first, and the same search

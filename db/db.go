@@ -52,7 +52,8 @@ type DB struct {
 	r    *sql.DB // SQLite: read-only pool; PostgreSQL: the same pool as w
 	pg   bool    // a PostgreSQL server rather than a SQLite file
 
-	stmts stmtCache // the writer's statements, prepared once
+	stmts    stmtCache // the writer's statements, prepared once
+	rankings rankings  // SQLite: the latest rankings of searches by relevance
 }
 
 // DefaultPath returns where the window and the command line keep their

@@ -15,6 +15,7 @@ const (
 	byVerdict
 	byNear
 	bySearch
+	byIDs // a list of ids, not a filter: it drives relevance's check of the ranked pages
 )
 
 // access is how a query reaches the pages it filters (see plan): what
@@ -54,7 +55,7 @@ func (q *PageQuery) filter(a access) (from, where string, args []any, err error)
 	switch {
 	case a.index != "":
 		from += " INDEXED BY " + a.index
-	case a.drive&(byVerdict|byNear) != 0:
+	case a.drive&(byVerdict|byNear|byIDs) != 0:
 		from += " NOT INDEXED" // the set of ids drives: the pages are read by id
 	}
 	search := ""

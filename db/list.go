@@ -46,7 +46,7 @@ func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, err
 		return nil, err
 	}
 	if q.Search != "" && len(list) > 0 {
-		if err := d.snippets(ctx, q.Search, list); err != nil {
+		if err := d.snippets(ctx, q.Search, list, false); err != nil {
 			return nil, err
 		}
 	}
@@ -120,8 +120,9 @@ func (q *PageQuery) pick(p listPlan, offset int) (string, []any, error) {
 		return fmt.Sprintf(`SELECT p.id AS id FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?`, from, where, orderBy),
 			append(args, n, offset), nil
 	case q.Sort == SortStored:
-		return fmt.Sprintf(`SELECT p.id AS id FROM %s WHERE %s AND %s %s ? ORDER BY %s LIMIT ?`, from, where, col, cmp, orderBy),
-			append(args, q.After.ID, n), nil
+		// An offset after a cursor: relevance's matches after its window.
+		return fmt.Sprintf(`SELECT p.id AS id FROM %s WHERE %s AND %s %s ? ORDER BY %s LIMIT ? OFFSET ?`, from, where, col, cmp,
+			orderBy), append(args, q.After.ID, n, offset), nil
 	}
 	// SQLite bounds an index range by the first bound it meets, so the
 	// second half puts the keyset bound first; PostgreSQL's planner does

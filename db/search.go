@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // snippetTokens is how many tokens a snippet shows around its matches.
@@ -23,8 +22,8 @@ func (d *DB) Search(ctx context.Context, crawlID int64, typed string, limit int)
 	return d.Pages(ctx, PageQuery{Crawl: crawlID, Search: typed, Sort: SortRelevance, Limit: limitOr(limit)})
 }
 
-// relevanceOrder is the ORDER BY and keyset condition of a listing sorted
-// by relevance; the full-text table is in its FROM clause.
+// relevanceOrder is the ORDER BY and keyset condition of PostgreSQL's
+// listing sorted by relevance (SQLite ranks apart: see ranked).
 func (q *PageQuery) relevanceOrder() (orderBy, after string, args []any, err error) {
 	if q.Search == "" {
 		return "", "", nil, errors.New("sort by relevance: no search")
@@ -33,7 +32,7 @@ func (q *PageQuery) relevanceOrder() (orderBy, after string, args []any, err err
 	if q.Desc {
 		dir, cmp = "DESC", "<"
 	}
-	rank := q.rankColumn()
+	rank := pgRank
 	orderBy = fmt.Sprintf("%s %s, p.id %s", rank, dir, dir)
 	if q.After != nil {
 		after = fmt.Sprintf("(%[2]s %[1]s ? OR (%[2]s = ? AND p.id %[1]s ?))", cmp, rank)
@@ -42,21 +41,28 @@ func (q *PageQuery) relevanceOrder() (orderBy, after string, args []any, err err
 	return orderBy, after, args, nil
 }
 
-// relevant lists the matches of a search best first. The full-text index
-// drives: every match of the crawl passing the filters is ranked (bm25 on
-// SQLite reads each match's length, a couple of microseconds a match),
-// the best offset+Limit are kept by SQLite's sorter, and only their rows
-// and snippets are read. It pages by offset or by (rank, id).
-//
-// On SQLite the matches are kept to the crawl's, and to the filters', by
-// checking them against the set of pages the filters keep (see kept); with
-// no filter, by the crawl's range of ids when no other crawl has pages in
-// it, else by reading each match's row.
+// relevant lists the matches of a search best first: on SQLite by bm25
+// over a bounded window of them (see ranked); on PostgreSQL every match
+// the filters keep is ranked, the best offset+Limit kept by the sorter,
+// and only their rows and snippets read. It pages by offset or by (rank,
+// id).
 func (d *DB) relevant(ctx context.Context, q PageQuery, offset int) ([]PageRow, error) {
-	query, args, err := d.relevantQuery(ctx, &q)
+	if !d.pg {
+		return d.ranked(ctx, q, offset)
+	}
+	orderBy, after, afterArgs, err := q.order(false)
 	if err != nil {
 		return nil, err
 	}
+	from, where, args, err := q.filter(access{})
+	if err != nil {
+		return nil, err
+	}
+	if after != "" {
+		where += " AND " + after
+		args = append(args, afterArgs...)
+	}
+	query := fmt.Sprintf("SELECT p.id, %s FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?", pgRank, from, where, orderBy)
 	rows, err := d.r.QueryContext(ctx, query, append(args, q.limit(), offset)...)
 	if err != nil {
 		return nil, wrap(badQuery(err, q.Search), "search")
@@ -84,69 +90,7 @@ func (d *DB) relevant(ctx context.Context, q PageQuery, offset int) ([]PageRow, 
 	for i := range list {
 		list[i].Rank = rank[list[i].ID]
 	}
-	return list, d.snippets(ctx, q.Search, list)
-}
-
-// relevantQuery returns the query picking the ids and ranks of q's rows
-// sorted by relevance, and its arguments but for LIMIT and OFFSET.
-func (d *DB) relevantQuery(ctx context.Context, q *PageQuery) (string, []any, error) {
-	orderBy, after, afterArgs, err := q.order(false)
-	if err != nil {
-		return "", nil, err
-	}
-	var from, where string
-	var args []any
-	restricted := false
-	if !d.pg {
-		match, err := d.rankQuery(ctx, q.Search)
-		if err != nil {
-			return "", nil, err
-		}
-		var set string
-		if q.filtered() {
-			s, err := d.sizes(ctx, &PageQuery{Crawl: q.Crawl, StatusClass: q.StatusClass, ContentType: q.ContentType,
-				Host: q.Host, Depth: q.Depth, Verdict: q.Verdict, NearDuplicates: q.NearDuplicates})
-			if err != nil {
-				return "", nil, err
-			}
-			var setWhere string
-			var setArgs []any
-			if set, setWhere, setArgs, err = q.kept(s); err != nil {
-				return "", nil, err
-			}
-			where = "+pages_fts.rowid IN (SELECT p.id FROM " + set + " WHERE " + setWhere + ")"
-			args, restricted = append([]any{match}, setArgs...), true
-		} else if _, rangeArgs, shared, err := d.searchCountQuery(ctx, q.Crawl, match); err != nil {
-			return "", nil, err
-		} else if !shared {
-			where = `pages_fts.rowid >= (SELECT min(id) FROM pages WHERE crawl_id = ?)
-    AND pages_fts.rowid <= (SELECT max(id) FROM pages WHERE crawl_id = ?)`
-			args, restricted = []any{match, rangeArgs[1], rangeArgs[1]}, true
-		}
-		if restricted {
-			// The full-text table alone: its rowid stands for the page's id.
-			from, where = "pages_fts", "pages_fts MATCH ? AND "+where
-			orderBy = strings.ReplaceAll(orderBy, "p.id", "pages_fts.rowid")
-			after = strings.ReplaceAll(after, "p.id", "pages_fts.rowid")
-		}
-	}
-	if !restricted {
-		// The matches come in id order, so reading their rows is a walk of
-		// the table (cheaper than seeks in an index).
-		if from, where, args, err = q.filter(access{drive: bySearch}); err != nil {
-			return "", nil, err
-		}
-	}
-	if after != "" {
-		where += " AND " + after
-		args = append(args, afterArgs...)
-	}
-	id := "p.id"
-	if restricted {
-		id = "pages_fts.rowid"
-	}
-	return fmt.Sprintf("SELECT %s, %s FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?", id, q.rankColumn(), from, where, orderBy),
-		args, nil
+	return list, d.snippets(ctx, q.Search, list, false)
 }
 
 // rowsByID reads the rows of the pages with the given ids, in that order.
@@ -174,9 +118,10 @@ func (d *DB) rowsByID(ctx context.Context, ids []int64) ([]PageRow, error) {
 // snippets fills in the Snippet of each row of a listing in another
 // order: the best fragment of its title, text or URL for the search. On
 // SQLite each row is one question to FTS5 when the search can be asked
-// about single pages cheaply (see probeQuery), else one pass over the
-// matches between the rows' ids.
-func (d *DB) snippets(ctx context.Context, search string, list []PageRow) error {
+// about single pages cheaply (see probeQuery) and few lie between the
+// rows, else one pass over the matches between the rows' ids: few says
+// there are few (the rows are of a ranking's window, see ranked).
+func (d *DB) snippets(ctx context.Context, search string, list []PageRow, few bool) error {
 	q := PageQuery{Search: search, pg: d.pg}
 	from, match, err := q.searchFrom()
 	if err != nil {
@@ -201,7 +146,7 @@ func (d *DB) snippets(ctx context.Context, search string, list []PageRow) error 
 			return err
 		}
 		args[0] = probe
-		if !cheap {
+		if !cheap || few {
 			query = `SELECT rowid, ` + snippetSQL + ` FROM pages_fts WHERE pages_fts MATCH ? AND rowid >= ? AND rowid <= ?
     AND +rowid IN ` + d.idsIn()
 			args = []any{probe, lo, hi, string(idJSON)}

@@ -45,14 +45,6 @@ func (q *PageQuery) searchFromIndexed(index string) (from, match string, err err
 	return "pages p CROSS JOIN " + fn + "('simple', ?) AS tsq", match, err
 }
 
-// rankColumn is the relevance of a search's match, lower first.
-func (q *PageQuery) rankColumn() string {
-	if q.pg {
-		return pgRank
-	}
-	return "pages_fts.rank"
-}
-
 // snippetColumn is the snippet of a search's match.
 func (q *PageQuery) snippetColumn() string {
 	if q.pg {

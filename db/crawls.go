@@ -206,7 +206,6 @@ func (d *DB) DeleteCrawl(ctx context.Context, id int64) error {
 	defer tx.Rollback()
 	deletes := []string{
 		`DELETE FROM verdicts WHERE crawl_id = ?`,
-		`DELETE FROM links WHERE crawl_id = ?`,
 		`DELETE FROM pages WHERE crawl_id = ?`,
 		`DELETE FROM errors WHERE crawl_id = ?`,
 		`DELETE FROM urls WHERE crawl_id = ?`,
@@ -215,8 +214,9 @@ func (d *DB) DeleteCrawl(ctx context.Context, id int64) error {
 		`DELETE FROM cycles WHERE crawl_id = ?`,
 		`DELETE FROM page_counts WHERE crawl_id = ?`,
 	}
-	if !d.pg { // PostgreSQL's index goes with the rows
-		deletes = append([]string{unindexPages + `crawl_id = ?`}, deletes...)
+	if !d.pg { // PostgreSQL's indexes go with the rows
+		deletes = append([]string{unindexPages + `crawl_id = ?`,
+			`DELETE FROM link_targets WHERE rowid IN (SELECT id FROM pages WHERE crawl_id = ?)`}, deletes...)
 	}
 	for _, q := range deletes {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {

@@ -76,7 +76,7 @@ func TestDeleteCrawl(t *testing.T) {
 	count := func(crawlID int64) (n int) {
 		t.Helper()
 		err := d.r.QueryRow(`SELECT (SELECT count(*) FROM crawls WHERE id = ?1) + (SELECT count(*) FROM urls WHERE crawl_id = ?1)
- + (SELECT count(*) FROM pages WHERE crawl_id = ?1) + (SELECT count(*) FROM links WHERE crawl_id = ?1)
+ + (SELECT count(*) FROM pages WHERE crawl_id = ?1)
  + (SELECT count(*) FROM errors WHERE crawl_id = ?1)`, crawlID).Scan(&n)
 		if err != nil {
 			t.Fatal(err)

@@ -82,8 +82,16 @@ func (d *DB) BeginRecrawl(ctx context.Context, id int64, dueOnly bool, now time.
 const vanished = `
 SELECT p.id, p.fp, p.status, p.content_fp FROM pages p
 WHERE p.crawl_id = ?1 AND p.parent <> '' AND p.change <> 'gone'
-  AND NOT EXISTS (SELECT 1 FROM links l JOIN pages src ON src.id = l.page_id
-                  WHERE l.crawl_id = ?1 AND l.to_fp = p.fp AND src.fp <> p.fp AND src.change <> 'gone')`
+  AND NOT EXISTS (SELECT 1 FROM link_target_uses u JOIN pages src ON src.id = u.doc
+                  WHERE u.term = 'c' || ?1 || 'x' || printf('%016x', p.fp) AND src.fp <> p.fp AND src.change <> 'gone')`
+
+// vanishedPG is vanished on PostgreSQL, which finds links by their URLs.
+const vanishedPG = `
+SELECT p.id, p.fp, p.status, p.content_fp FROM pages p
+WHERE p.crawl_id = ?1 AND p.parent <> '' AND p.change <> 'gone'
+  AND NOT EXISTS (SELECT 1 FROM pages src
+                  WHERE src.crawl_id = ?1 AND trawler_link_urls(src.links) @> ARRAY[p.url] AND src.fp <> p.fp
+                    AND src.change <> 'gone')`
 
 // markVanished records a vanished page as gone in this cycle.
 const markVanished = `
@@ -109,7 +117,7 @@ func (s *CrawlStore) FinishCycle(ctx context.Context) error {
 	}
 	now := time.Now().UnixNano()
 	if cycle > 0 {
-		if err := markGone(ctx, tx, s.id, cycle, now); err != nil {
+		if err := markGone(ctx, tx, s.d.pg, s.id, cycle, now); err != nil {
 			return wrap(err, "finish cycle %d: mark vanished pages gone", cycle)
 		}
 	}
@@ -121,9 +129,13 @@ ON CONFLICT (crawl_id, cycle) DO UPDATE SET finished_at = coalesce(cycles.finish
 	return wrap(tx.Commit(), "finish cycle %d", cycle)
 }
 
-func markGone(ctx context.Context, tx *sql.Tx, crawlID int64, cycle int, now int64) error {
+func markGone(ctx context.Context, tx *sql.Tx, pg bool, crawlID int64, cycle int, now int64) error {
 	type page struct{ id, fp, status, contentFP int64 }
-	rows, err := tx.QueryContext(ctx, vanished, crawlID)
+	query := vanished
+	if pg {
+		query = vanishedPG
+	}
+	rows, err := tx.QueryContext(ctx, query, crawlID)
 	if err != nil {
 		return err
 	}

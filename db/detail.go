@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/trawler/trawler/crawl"
-	"github.com/trawler/trawler/crawl/rabin"
 )
 
 const pageColumns = `url, fp, host, ip, depth, parent, status, final_url, content_type, charset,
@@ -26,12 +25,14 @@ func (d *DB) Page(ctx context.Context, crawlID, id int64) (*crawl.Page, error) {
 	var fp, contentFP, fetched, duration, group, nearOf int64
 	var lastMod, expires sql.NullInt64
 	var redirects sql.NullString
-	err := d.r.QueryRowContext(ctx, `SELECT `+pageColumns+` FROM pages WHERE crawl_id = ? AND id = ?`, crawlID, id).Scan(
+	var links string
+	err := d.r.QueryRowContext(ctx, `SELECT `+pageColumns+`, coalesce(links, '') FROM pages WHERE crawl_id = ? AND id = ?`,
+		crawlID, id).Scan(
 		&p.URL, &fp, &p.Host, &p.IP, &p.Depth, &p.Parent, &p.Status, &p.FinalURL, &p.ContentType,
 		&p.Charset, &p.ContentEncoding, &p.ContentLength, &p.Length, &lastMod, &expires, &p.ETag,
 		&p.Title, &p.Description, &p.Keywords, &p.Author, &p.Robots, &p.Text, &contentFP,
 		&p.DuplicateOf, &fetched, &duration, &redirects, &p.Resource, &p.Err, &group, &nearOf, &p.NearSimilarity,
-		&p.RedirectTo, &p.Truncated)
+		&p.RedirectTo, &p.Truncated, &links)
 	if err == sql.ErrNoRows {
 		return nil, fmt.Errorf("page %d of crawl %d: %w", id, crawlID, ErrNotFound)
 	}
@@ -47,19 +48,8 @@ func (d *DB) Page(ctx context.Context, crawlID, id int64) (*crawl.Page, error) {
 			return nil, wrap(err, "decode redirects of page %d", id)
 		}
 	}
-	rows, err := d.r.QueryContext(ctx, `SELECT to_url, kind, text, nofollow FROM links WHERE page_id = ? ORDER BY seq`, id)
-	if err != nil {
-		return nil, wrap(err, "read links of page %d", id)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var l crawl.Link
-		if err := rows.Scan(&l.URL, &l.Kind, &l.Text, &l.NoFollow); err != nil {
-			return nil, wrap(err, "read links of page %d", id)
-		}
-		p.Links = append(p.Links, l)
-	}
-	return p, wrap(rows.Err(), "read links of page %d", id)
+	p.Links, err = decodeLinks(links)
+	return p, wrap(err, "read links of page %d", id)
 }
 
 // PageID returns the id of the page stored for url, or ErrNotFound.
@@ -82,39 +72,60 @@ type LinkRow struct {
 	NoFollow bool // rel="nofollow" on the link
 }
 
-func (d *DB) links(ctx context.Context, what, query string, args ...any) ([]LinkRow, error) {
-	rows, err := d.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, wrap(err, "read %s", what)
-	}
-	defer rows.Close()
-	var list []LinkRow
-	for rows.Next() {
-		var l LinkRow
-		if err := rows.Scan(&l.From, &l.To, &l.Kind, &l.Text, &l.NoFollow); err != nil {
-			return nil, wrap(err, "read %s", what)
-		}
-		list = append(list, l)
-	}
-	return list, wrap(rows.Err(), "read %s", what)
-}
-
 // Inlinks returns up to limit links to url from pages of the crawl, in
 // the order those pages were stored.
 func (d *DB) Inlinks(ctx context.Context, crawlID int64, url string, limit int) ([]LinkRow, error) {
-	return d.links(ctx, "inlinks", `
-SELECT p.url, l.to_url, l.kind, l.text, l.nofollow FROM links l JOIN pages p ON p.id = l.page_id
-WHERE l.crawl_id = ? AND l.to_fp = ? AND l.to_url = ?
-ORDER BY l.page_id, l.seq LIMIT ?`, crawlID, int64(rabin.FingerprintString(url)), url, limitOr(limit))
+	var list []LinkRow
+	for after := int64(0); ; {
+		pages, err := d.linkingPages(ctx, crawlID, url, after, inlinkPages)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range pages {
+			for _, l := range p.links {
+				if l.URL != url {
+					continue
+				}
+				if limit > 0 && len(list) == limit {
+					return list, nil
+				}
+				list = append(list, LinkRow{From: p.url, To: l.URL, Kind: l.Kind, Text: l.Text, NoFollow: l.NoFollow})
+			}
+			after = p.id
+		}
+		if len(pages) < inlinkPages {
+			return list, nil
+		}
+	}
 }
+
+// inlinkPages is how many linking pages Inlinks reads at a time.
+const inlinkPages = 256
 
 // Outlinks returns up to limit links found on the page stored for url, in
 // page order.
 func (d *DB) Outlinks(ctx context.Context, crawlID int64, url string, limit int) ([]LinkRow, error) {
-	return d.links(ctx, "outlinks", `
-SELECT p.url, l.to_url, l.kind, l.text, l.nofollow FROM pages p JOIN links l ON l.page_id = p.id
-WHERE p.crawl_id = ? AND p.url = ?
-ORDER BY l.seq LIMIT ?`, crawlID, url, limitOr(limit))
+	var stored string
+	err := d.r.QueryRowContext(ctx, `SELECT coalesce(links, '') FROM pages WHERE crawl_id = ? AND url = ?`,
+		crawlID, url).Scan(&stored)
+	if err == sql.ErrNoRows {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, wrap(err, "read outlinks")
+	}
+	links, err := decodeLinks(stored)
+	if err != nil {
+		return nil, wrap(err, "read outlinks of %s", url)
+	}
+	if limit > 0 && len(links) > limit {
+		links = links[:limit]
+	}
+	list := make([]LinkRow, len(links))
+	for i, l := range links {
+		list[i] = LinkRow{From: url, To: l.URL, Kind: l.Kind, Text: l.Text, NoFollow: l.NoFollow}
+	}
+	return list, nil
 }
 
 func limitOr(n int) int {

@@ -3,8 +3,10 @@ package db
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -127,5 +129,52 @@ func checkIndex(tb testing.TB, d *DB) {
 	}
 	if _, err := d.w.Exec(`INSERT INTO pages_fts (pages_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
 		tb.Errorf("full-text index out of step: %v", err)
+	}
+	checkLinkTargets(tb, d)
+}
+
+// checkLinkTargets checks that link_targets holds exactly the targets of
+// every stored page's links: one word per link, for the page's crawl.
+func checkLinkTargets(tb testing.TB, d *DB) {
+	tb.Helper()
+	want := map[string]int{} // "doc word" → uses
+	rows, err := d.r.Query(`SELECT id, crawl_id, links FROM pages WHERE links IS NOT NULL`)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for rows.Next() {
+		var id, crawlID int64
+		var stored string
+		if err := rows.Scan(&id, &crawlID, &stored); err != nil {
+			tb.Fatal(err)
+		}
+		links, err := decodeLinks(stored)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, w := range strings.Fields(targetWords(crawlID, links)) {
+			want[fmt.Sprint(id, " ", w)]++
+		}
+	}
+	rows.Close()
+	got := map[string]int{}
+	rows, err = d.r.Query(`SELECT doc, term FROM link_target_uses`)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var doc int64
+		var term string
+		if err := rows.Scan(&doc, &term); err != nil {
+			tb.Fatal(err)
+		}
+		got[fmt.Sprint(doc, " ", term)]++
+	}
+	if !maps.Equal(got, want) {
+		tb.Errorf("link_targets out of step with pages.links:\n got %v\nwant %v", got, want)
+	}
+	if _, err := d.w.Exec(`INSERT INTO link_targets (link_targets, rank) VALUES ('integrity-check', 1)`); err != nil {
+		tb.Errorf("link_targets: %v", err)
 	}
 }

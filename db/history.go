@@ -16,7 +16,7 @@ import (
 const (
 	selectPrior = `
 SELECT id, cycle, content_fp, title, host, depth, status, content_type, length, near_group, near_of,
-    redirect_to, err <> ''
+    redirect_to, err <> '', coalesce(links, '')
 FROM pages WHERE crawl_id = ? AND fp = ?`
 	// rewriteRow brings a stored page up to date with a new visit, in
 	// place (cheaper than a delete and an insert, which touch every index
@@ -27,7 +27,7 @@ UPDATE pages SET host = ?, ip = ?, depth = ?, parent = ?, status = ?, final_url 
     etag = ?, title = ?, description = ?, keywords = ?, author = ?, robots = ?, text = ?, content_fp = ?,
     duplicate_of = coalesce(?, duplicate_of), fetched_at = ?, duration = ?, redirects = ?, resource = ?,
     err = ?, cycle = ?, change = ?, sketch = ?, near_group = ?, near_of = ?, near_similarity = ?,
-    redirect_to = ?, truncated = ?
+    redirect_to = ?, truncated = ?, links = ?
 WHERE id = ?`
 	// refreshRow is rewriteRow for a revisit that leaves every indexed
 	// column but fetched_at as it was: SQLite updates the indexes of the
@@ -36,7 +36,7 @@ WHERE id = ?`
 UPDATE pages SET ip = ?, parent = ?, final_url = ?, charset = ?, content_encoding = ?, content_length = ?,
     last_modified = ?, expires = ?, etag = ?, description = ?, keywords = ?, author = ?, robots = ?,
     text = ?, duplicate_of = coalesce(?, duplicate_of), fetched_at = ?, duration = ?, redirects = ?,
-    resource = ?, err = ?, cycle = ?, change = ?, sketch = ?, near_similarity = ?, truncated = ?
+    resource = ?, err = ?, cycle = ?, change = ?, sketch = ?, near_similarity = ?, truncated = ?, links = ?
 WHERE id = ?`
 	// selectPrevVisit reads a URL's latest visit of an earlier cycle with
 	// the counts of those visits, for the revisit schedule.
@@ -102,7 +102,8 @@ type priorRow struct {
 	cycle     int
 	contentFP int64
 	title     string
-	failed    bool // it holds an error message
+	failed    bool   // it holds an error message
+	links     string // their stored form, "" for none
 	indexed   indexedColumns
 }
 
@@ -156,7 +157,7 @@ func (w *pageWriter) lookup(ctx context.Context, fp uint64) (prior, error) {
 	var r priorRow
 	switch err := w.st.prior.QueryRowContext(ctx, w.crawl, int64(fp)).Scan(&r.id, &r.cycle, &r.contentFP, &r.title,
 		&r.indexed.host, &r.indexed.depth, &r.indexed.status, &r.indexed.contentType, &r.indexed.length,
-		&r.indexed.nearGroup, &r.indexed.nearOf, &r.indexed.redirectTo, &r.failed); err {
+		&r.indexed.nearGroup, &r.indexed.nearOf, &r.indexed.redirectTo, &r.failed, &r.links); err {
 	case nil:
 		pr.row = &r
 	case sql.ErrNoRows:
@@ -259,24 +260,26 @@ func (w *pageWriter) rewrite(ctx context.Context, p *crawl.Page, row *priorRow, 
 		return fmt.Errorf("encode redirects: %w", err)
 	}
 	sketch, _ := p.Sketch.MarshalBinary()
+	links := linksJSON(p.Links)
 	if p.Title == row.title && int64(p.ContentFP) == row.contentFP && indexedOf(p) == row.indexed {
 		_, err = w.st.refresh.ExecContext(ctx, p.IP, p.Parent, p.FinalURL, p.Charset, p.ContentEncoding,
 			p.ContentLength, unixSeconds(p.LastModified), unixSeconds(p.Expires), p.ETag, p.Description,
 			p.Keywords, p.Author, p.Robots, p.Text, dup, fetchedAt(p, now), int64(p.Duration), redirects,
-			p.Resource, p.Err, w.cycle, string(change), sketch, p.NearSimilarity, p.Truncated, row.id)
+			p.Resource, p.Err, int64(w.cycle), string(change), sketch, p.NearSimilarity, p.Truncated, links, row.id)
 	} else {
-		_, err = w.st.rewrite.ExecContext(ctx, p.Host, p.IP, p.Depth, p.Parent, p.Status, p.FinalURL, p.ContentType,
-			p.Charset, p.ContentEncoding, p.ContentLength, p.Length, unixSeconds(p.LastModified), unixSeconds(p.Expires),
-			p.ETag, p.Title, p.Description, p.Keywords, p.Author, p.Robots, p.Text, int64(p.ContentFP), dup,
-			fetchedAt(p, now), int64(p.Duration), redirects, p.Resource, p.Err, w.cycle, string(change), sketch,
-			int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, p.RedirectTo, p.Truncated, row.id)
+		_, err = w.st.rewrite.ExecContext(ctx, p.Host, p.IP, int64(p.Depth), p.Parent, int64(p.Status), p.FinalURL,
+			p.ContentType, p.Charset, p.ContentEncoding, p.ContentLength, p.Length, unixSeconds(p.LastModified),
+			unixSeconds(p.Expires), p.ETag, p.Title, p.Description, p.Keywords, p.Author, p.Robots, p.Text,
+			int64(p.ContentFP), dup, fetchedAt(p, now), int64(p.Duration), redirects, p.Resource, p.Err,
+			int64(w.cycle), string(change), sketch, int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity,
+			p.RedirectTo, p.Truncated, links, row.id)
 	}
 	if err != nil {
 		return err
 	}
 	w.counts.add(row.countKey(), row.indexed.length, -1)
 	w.counts.add(pageKey(p), p.Length, 1)
-	return w.relink(ctx, p, row.id)
+	return w.relink(ctx, p, row.id, row.links, links)
 }
 
 // archive keeps the stored text of a page about to be replaced as one of

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/trawler/trawler/crawl"
-	"github.com/trawler/trawler/crawl/rabin"
 )
 
 // InlinkCount is how many links of a crawl point at a URL, and from how
@@ -15,10 +14,8 @@ type InlinkCount struct {
 
 // CountInlinks counts the links to url stored in the crawl.
 func (d *DB) CountInlinks(ctx context.Context, crawlID int64, url string) (InlinkCount, error) {
-	var c InlinkCount
-	err := d.r.QueryRowContext(ctx, `SELECT count(*), count(DISTINCT page_id) FROM links
-WHERE crawl_id = ? AND to_fp = ? AND to_url = ?`, crawlID, int64(rabin.FingerprintString(url)), url).Scan(&c.Links, &c.Pages)
-	return c, wrap(err, "count the links to %s", url)
+	links, pages, err := d.countLinksTo(ctx, crawlID, url)
+	return InlinkCount{Links: links, Pages: pages}, err
 }
 
 // Anchor is one link from a page: its text, kind and rel=nofollow.
@@ -39,31 +36,21 @@ type InlinkSource struct {
 // they were stored, starting after page id after (0 from the start), each
 // with all its links to url, so a page that links five times is one row.
 func (d *DB) InlinkSources(ctx context.Context, crawlID int64, url string, after int64, limit int) ([]InlinkSource, error) {
-	fp := int64(rabin.FingerprintString(url))
-	rows, err := d.r.QueryContext(ctx, `
-SELECT l.page_id, p.url, l.text, l.kind, l.nofollow FROM links l JOIN pages p ON p.id = l.page_id
-WHERE l.page_id IN (SELECT DISTINCT page_id FROM links
-                    WHERE crawl_id = ?1 AND to_fp = ?2 AND to_url = ?3 AND page_id > ?4
-                    ORDER BY page_id LIMIT ?5)
-  AND l.crawl_id = ?1 AND l.to_fp = ?2 AND l.to_url = ?3
-ORDER BY l.page_id, l.seq`, crawlID, fp, url, after, limitOr(limit))
+	pages, err := d.linkingPages(ctx, crawlID, url, after, limit)
 	if err != nil {
-		return nil, wrap(err, "read the links to %s", url)
+		return nil, err
 	}
-	defer rows.Close()
-	var out []InlinkSource
-	for rows.Next() {
-		var id int64
-		var from string
-		var a Anchor
-		if err := rows.Scan(&id, &from, &a.Text, &a.Kind, &a.NoFollow); err != nil {
-			return nil, wrap(err, "read the links to %s", url)
+	out := make([]InlinkSource, 0, len(pages))
+	for _, p := range pages {
+		src := InlinkSource{PageID: p.id, URL: p.url}
+		for _, l := range p.links {
+			if l.URL == url {
+				src.Anchors = append(src.Anchors, Anchor{Text: l.Text, Kind: l.Kind, NoFollow: l.NoFollow})
+			}
 		}
-		if n := len(out); n == 0 || out[n-1].PageID != id {
-			out = append(out, InlinkSource{PageID: id, URL: from})
+		if len(src.Anchors) > 0 { // none: a page whose link has url's fingerprint and another URL
+			out = append(out, src)
 		}
-		last := &out[len(out)-1]
-		last.Anchors = append(last.Anchors, a)
 	}
-	return out, wrap(rows.Err(), "read the links to %s", url)
+	return out, nil
 }

@@ -29,11 +29,11 @@ INSERT INTO pages (crawl_id, fp, url, host, ip, depth, parent, status, final_url
     charset, content_encoding, content_length, length, last_modified, expires, etag, title,
     description, keywords, author, robots, text, content_fp, duplicate_of, fetched_at, duration,
     redirects, resource, err, cycle, change, sketch, near_group, near_of, near_similarity,
-    redirect_to, truncated)
+    redirect_to, truncated, links)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
     coalesce((SELECT url FROM pages WHERE crawl_id = ? AND content_fp = ? AND content_fp <> 0 AND fp <> ?
               ORDER BY id LIMIT 1), ?),
-    ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (crawl_id, fp) DO NOTHING`
 	// returningID ends insertPage on PostgreSQL, whose driver has no
 	// LastInsertId.
@@ -55,20 +55,20 @@ type pageWriter struct {
 	cycle    int      // the crawl's current cycle
 	hist     settings // versions kept, revisit bounds
 	st       statements
-	fresh    freshPages  // pages stored by this batch, not yet in the full-text index
-	counts   countDeltas // what the batch changes in page_counts
-	args     []any       // reused arguments of the links statement
-	pageArgs []any       // reused arguments of insertPage
-	pg       bool        // PostgreSQL keeps its index itself (pages.fts): nothing to index or unindex
+	fresh    freshPages     // pages stored by this batch, not yet in the full-text index
+	counts   countDeltas    // what the batch changes in page_counts
+	targets  pendingTargets // link targets of the batch's pages, not yet in their index (SQLite)
+	args     []any          // reused arguments of the links statement
+	pageArgs []any          // reused arguments of insertPage
+	pg       bool           // PostgreSQL keeps its index itself (pages.fts): nothing to index or unindex
 }
 
 // statements are the prepared statements of a pageWriter.
 type statements struct {
 	dup, page, errRow, finish *sql.Stmt
-	links                     [linkRows + 1]*sql.Stmt // by row count, prepared when first needed
 	prior, prevVisit, visit   *sql.Stmt
 	keepRow, rewrite, refresh *sql.Stmt
-	oldLinks, unlink          *sql.Stmt
+	unlink                    *sql.Stmt // nil on PostgreSQL, which indexes links itself
 	saveVersion, pruneVers    *sql.Stmt
 	mark                      *sql.Stmt
 	all                       []*sql.Stmt
@@ -87,7 +87,6 @@ func (w *pageWriter) pageQueries() []struct {
 		{&w.st.errRow, insertError}, {&w.st.finish, finishURL},
 		{&w.st.prior, selectPrior}, {&w.st.prevVisit, selectPrevVisit}, {&w.st.visit, upsertVisit},
 		{&w.st.keepRow, updateKeptRow}, {&w.st.rewrite, rewriteRow}, {&w.st.refresh, refreshRow},
-		{&w.st.oldLinks, selectLinks}, {&w.st.unlink, deleteLinks},
 		{&w.st.saveVersion, saveVersion}, {&w.st.pruneVers, pruneVersions},
 		{&w.st.mark, markPending},
 	}
@@ -107,8 +106,8 @@ func writerQueries(pg bool) []string {
 	for _, q := range (&pageWriter{pg: pg}).pageQueries() {
 		qs = append(qs, q.sql)
 	}
-	for n := 1; n <= linkRows; n++ {
-		qs = append(qs, linksInsert(n))
+	if !pg {
+		qs = append(qs, removeTargets)
 	}
 	return qs
 }
@@ -122,6 +121,15 @@ func newPageWriter(ctx context.Context, d *DB, tx *sql.Tx, crawlID int64, cycle 
 			return nil, wrap(err, "apply batch: prepare")
 		}
 		*q.dst = st
+		w.st.all = append(w.st.all, st)
+	}
+	if !w.pg {
+		st, err := d.stmt(ctx, tx, removeTargets)
+		if err != nil {
+			w.close()
+			return nil, wrap(err, "apply batch: prepare")
+		}
+		w.st.unlink = st
 		w.st.all = append(w.st.all, st)
 	}
 	return w, nil
@@ -201,7 +209,8 @@ func (w *pageWriter) replace(ctx context.Context, p *crawl.Page, change crawl.Ch
 	}
 	w.counts.add(pageKey(p), p.Length, 1)
 	w.fresh.add(id, p)
-	return w.links(ctx, p, id)
+	w.addTargets(id, p)
+	return nil
 }
 
 // duplicate returns the URL of an earlier page with p's text, or
@@ -239,7 +248,7 @@ func (w *pageWriter) insert(ctx context.Context, p *crawl.Page, change crawl.Cha
 		p.Keywords, p.Author, p.Robots, p.Text, contentFP,
 		crawlID, contentFP, fp, p.DuplicateOf, // the duplicate_of subquery
 		fetchedAt(p, now), int64(p.Duration), redirects, p.Resource, p.Err, int64(w.cycle), string(change), sketch,
-		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, p.RedirectTo, p.Truncated)
+		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, p.RedirectTo, p.Truncated, linksJSON(p.Links))
 	w.pageArgs = args
 	if w.pg {
 		var id int64
@@ -275,7 +284,7 @@ WHERE crawl_id = ? AND fp = ?`, w.crawl, fp).Scan(&id, &k.host, &k.ctype, &k.sta
 			return err
 		}
 	}
-	if _, err := w.st.unlink.ExecContext(ctx, id); err != nil {
+	if err := w.dropTargets(ctx, id); err != nil {
 		return err
 	}
 	_, err = w.tx.ExecContext(ctx, `DELETE FROM pages WHERE id = ?`, id)
@@ -284,8 +293,11 @@ WHERE crawl_id = ? AND fp = ?`, w.crawl, fp).Scan(&id, &k.host, &k.ctype, &k.sta
 
 // index adds the batch's pages to the full-text index.
 func (w *pageWriter) index(ctx context.Context) error {
-	if w.pg { // PostgreSQL keeps its index itself (pages.fts)
+	if w.pg { // PostgreSQL keeps its indexes itself (pages.fts, trawler_link_urls)
 		return nil
+	}
+	if err := w.targets.write(ctx, w.tx); err != nil {
+		return err
 	}
 	return w.fresh.index(ctx, w.tx)
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,11 +25,8 @@ WHERE crawl_id = ?1 AND fp = ?2 AND ` + scorable + `
 ON CONFLICT (page_id) DO UPDATE SET pending = verdicts.pending + 1`
 
 const selectPending = `
-SELECT v.page_id, v.pending, p.fp, p.url, p.title, p.text FROM verdicts v JOIN pages p ON p.id = v.page_id
+SELECT v.page_id, v.pending, p.url, p.title, p.text FROM verdicts v JOIN pages p ON p.id = v.page_id
 WHERE v.crawl_id = ? AND v.pending > 0 ORDER BY v.page_id LIMIT ?`
-
-const selectAnchors = `
-SELECT DISTINCT text FROM links WHERE crawl_id = ? AND to_fp = ? AND text <> '' LIMIT 64`
 
 const saveVerdict = `
 UPDATE verdicts SET pending = 0, verdict = ?, score = ?, category = ?, terms = ?, lists = ?, scored_at = ?
@@ -44,31 +42,51 @@ func (s *CrawlStore) PendingVerdicts(ctx context.Context, n int) ([]crawl.ScoreD
 		return nil, wrap(err, "read pages to score")
 	}
 	var docs []crawl.ScoreDoc
-	var fps []int64
 	for rows.Next() {
 		var d crawl.ScoreDoc
-		var fp int64
-		if err := rows.Scan(&d.PageID, &d.Mark, &fp, &d.URL, &d.Title, &d.Text); err != nil {
+		if err := rows.Scan(&d.PageID, &d.Mark, &d.URL, &d.Title, &d.Text); err != nil {
 			rows.Close()
 			return nil, wrap(err, "read pages to score")
 		}
 		docs = append(docs, d)
-		fps = append(fps, fp)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, wrap(err, "read pages to score")
 	}
 	for i := range docs {
-		if docs[i].Anchors, err = s.anchors(ctx, fps[i]); err != nil {
+		if docs[i].Anchors, err = s.anchors(ctx, docs[i].URL); err != nil {
 			return nil, err
 		}
 	}
 	return docs, nil
 }
 
-func (s *CrawlStore) anchors(ctx context.Context, fp int64) ([]string, error) {
-	return queryColumn[string](ctx, s.d.r, "read anchor texts", selectAnchors, s.id, fp)
+// Anchor texts a verdict reads: at most maxAnchors different ones, from
+// the first anchorPages pages linking to the page, so that a page every
+// other page links to costs no more to judge than any other.
+const (
+	maxAnchors  = 64
+	anchorPages = 1024
+)
+
+// anchors returns the different anchor texts of the links to url.
+func (s *CrawlStore) anchors(ctx context.Context, url string) ([]string, error) {
+	pages, err := s.d.linkingPages(ctx, s.id, url, 0, anchorPages)
+	if err != nil {
+		return nil, err
+	}
+	var texts []string
+	for _, p := range pages {
+		for _, l := range p.links {
+			if l.URL == url && l.Text != "" && !slices.Contains(texts, l.Text) {
+				if texts = append(texts, l.Text); len(texts) == maxAnchors {
+					return texts, nil
+				}
+			}
+		}
+	}
+	return texts, nil
 }
 
 // SaveVerdicts stores verdicts in one transaction. A verdict whose page

@@ -20,44 +20,50 @@ const (
 
 // writer collects workers' results into batches and commits each batch in
 // one store transaction, off the fetch path. Only after a commit do the
-// URLs in it count as done or error.
+// URLs in it count as done or error. A batch is committed by a goroutine
+// of its own while the next one is collected, so workers do not wait for
+// a commit to hand over their pages; once the next batch is full too, they
+// wait, which bounds what is held to two batches.
 func (e *Engine) writer(ctx context.Context, finished chan<- struct{}) {
 	defer close(finished)
+	c := committer{e: e, ctx: ctx}
+	defer c.wait()
 	var (
 		b     Batch
 		size  int
+		due   bool // the batch's wait ran out while the one before committed
 		timer = time.NewTimer(batchWait)
 	)
 	defer timer.Stop()
-	flush := func() error {
-		if b.Empty() || e.fatalErr() != nil {
-			b, size = Batch{}, 0
-			return nil
+	hand := func() { // hands the batch to the committer, after the one before
+		if !b.Empty() && e.fatalErr() == nil {
+			c.start(b)
 		}
-		err := e.commit(ctx, &b)
-		b, size = Batch{}, 0
-		return err
+		b, size, due = Batch{}, 0, false
 	}
 	for {
 		select {
 		case r, ok := <-e.results:
 			if !ok {
-				if err := flush(); err != nil {
-					e.fail(err)
-				}
+				hand()
 				return
 			}
 			size += add(&b, r)
 			if size >= batchBytes || len(b.Pages) >= batchPages {
-				if err := flush(); err != nil {
-					e.fail(err)
-				}
+				hand()
 			}
 		case <-timer.C:
-			if err := flush(); err != nil {
-				e.fail(err)
+			if c.busy() { // this one keeps growing until that commit ends
+				due = true
+			} else {
+				hand()
 			}
 			timer.Reset(batchWait)
+		case err := <-c.done:
+			c.finished(err)
+			if due {
+				hand()
+			}
 		case reply := <-e.flushReq:
 			// Take what workers already handed over before committing.
 			for drained := false; !drained; {
@@ -72,13 +78,50 @@ func (e *Engine) writer(ctx context.Context, finished chan<- struct{}) {
 					drained = true
 				}
 			}
-			err := flush()
-			if err != nil {
-				e.fail(err)
-			}
-			reply <- err
+			hand()
+			reply <- c.wait()
 		}
 	}
+}
+
+// committer commits the writer's batches one at a time, each in a
+// goroutine of its own, and reports a failed commit to the engine.
+type committer struct {
+	e       *Engine
+	ctx     context.Context
+	done    chan error // the running commit's outcome; nil when none runs
+	running bool
+}
+
+// start commits b once the commit before it has ended.
+func (c *committer) start(b Batch) {
+	c.wait()
+	c.running = true
+	if c.done == nil {
+		c.done = make(chan error, 1)
+	}
+	go func() { c.done <- c.e.commit(c.ctx, &b) }()
+}
+
+// busy reports whether a commit is running.
+func (c *committer) busy() bool { return c.running }
+
+// finished takes the outcome of the running commit, received from done.
+func (c *committer) finished(err error) {
+	c.running = false
+	if err != nil {
+		c.e.fail(err)
+	}
+}
+
+// wait waits for the running commit, if any, and returns its error.
+func (c *committer) wait() error {
+	if !c.running {
+		return nil
+	}
+	err := <-c.done
+	c.finished(err)
+	return err
 }
 
 // add appends one result to the batch and returns its rough size in bytes.

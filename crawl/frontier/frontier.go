@@ -1,6 +1,6 @@
 // Package frontier is the crawler's pool of URL queues (paper 000 §1.1) and
 // its pick order (paper 004): every host owns up to PerHost queues, URLs are
-// spread over a host's queues by fingerprint, and a queue is worked by one
+// dealt to a host's queues in turn, and a queue is worked by one
 // worker at a time. Queues that have URLs and no worker wait in a FIFO pool;
 // a worker takes one with Next, works a small batch of its URLs and hands it
 // back with Return, so no worker sits idle behind a host that must wait.
@@ -90,6 +90,7 @@ type host[T any] struct {
 	busy      int           // its queues in workers' hands
 	limit     int           // most queues in workers' hands at once (SetPerHost)
 	parked    []*queue[T]   // queues with URLs kept back while busy is at limit
+	turn      int           // the queue the next URL goes to, mod len(queues)
 }
 
 type entry[T any] struct {

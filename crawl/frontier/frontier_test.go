@@ -317,3 +317,36 @@ func TestSetPerHost(t *testing.T) {
 		f.Return(m)
 	}
 }
+
+// TestQueuesEvenlyFilled: a host's URLs are dealt to its queues in turn,
+// whatever their fingerprints, so every queue has as many to give, give
+// or take one, and the host's workers run dry together.
+func TestQueuesEvenlyFilled(t *testing.T) {
+	const perHost = 4
+	for _, tt := range []struct {
+		name string
+		fp   func(i int) uint64
+	}{
+		{"spread fingerprints", func(i int) uint64 { return uint64(i) * 0x9e3779b97f4a7c15 }},
+		{"fingerprints of one residue", func(i int) uint64 { return uint64(i) * perHost }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := New[int](Config{PerHost: perHost, Batch: 1})
+			for page := range 10 { // ten pages of 7 links each
+				var es []Entry[int]
+				for j := range 7 {
+					i := page*7 + j
+					es = append(es, Entry[int]{Value: i, FP: tt.fp(i)})
+				}
+				f.Push(es, func(int) string { return "a:80" })
+			}
+			var lens []int
+			for _, q := range f.hosts["a:80"].queues {
+				lens = append(lens, q.n)
+			}
+			if slices.Max(lens)-slices.Min(lens) > 1 {
+				t.Errorf("queue lengths %v: want them within one of each other", lens)
+			}
+		})
+	}
+}

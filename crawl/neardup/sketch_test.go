@@ -195,32 +195,42 @@ func TestSketchEdgeCases(t *testing.T) {
 	}
 }
 
-// TestLenderBothWays checks that the two ways of finding the bin an empty
-// bin borrows from, probing and searching the few full bins, agree for
-// every number of full bins.
+// TestLenderBothWays checks that the ways of finding the bin an empty bin
+// borrows from agree for every number of full bins: probing, searching
+// the full bins, and lenders.fill, which scans the full bins' lists of
+// early positions and searches where they find none.
 func TestLenderBothWays(t *testing.T) {
-	c := DefaultConfig()
-	k := c.Hashes
-	rng := rand.New(rand.NewPCG(5, 5))
-	for filled := 1; filled < k; filled += 1 + filled/16 {
-		s := make(Sketch, k)
-		var full []uint32
-		for _, j := range rng.Perm(k)[:filled] {
-			s[j] = uint8(1 + rng.IntN(255))
-		}
-		for j, v := range s {
-			if v != 0 {
-				full = append(full, uint32(j))
+	for _, c := range []Config{DefaultConfig(), {Hashes: 64, Rows: 1, Bands: 64, Seed: 3}, {Hashes: 4096, Rows: 4, Bands: 200}} {
+		c = c.withDefaults()
+		k := c.Hashes
+		rng := rand.New(rand.NewPCG(5, uint64(k)))
+		l := c.lenders()
+		bins := make([]uint32, c.Bands*c.Rows)
+		for filled := 0; filled <= k; filled += 1 + filled/16 {
+			s := make(Sketch, k)
+			var full []uint32
+			for _, j := range rng.Perm(k)[:filled] {
+				s[j] = uint8(1 + rng.IntN(255))
 			}
-		}
-		for i := range uint64(k) {
-			if s[i] != 0 {
-				continue
+			for j, v := range s {
+				if v != 0 {
+					full = append(full, uint32(j))
+				}
 			}
-			l := c.lendSeq(i)
-			probe, search := l.lender(s, nil), l.lender(s, full)
-			if probe != search || s[probe] == 0 {
-				t.Fatalf("%d full bins, bin %d: probing gives %d, searching %d", filled, i, probe, search)
+			l.fill(s, bins)
+			for i, got := range bins {
+				want := uint32(i)
+				if s[i] == 0 && filled > 0 {
+					q := c.lendSeq(uint64(i))
+					if want = q.probe(s); want != q.search(full, uint32(k-1)) || s[want] == 0 {
+						t.Fatalf("k=%d, %d full bins, bin %d: probing gives %d, searching %d", k, filled, i, want, q.search(full, uint32(k-1)))
+					}
+				} else if s[i] == 0 {
+					want = 0
+				}
+				if got != want {
+					t.Fatalf("k=%d, %d full bins, bin %d: fill gives %d, probing %d", k, filled, i, got, want)
+				}
 			}
 		}
 	}

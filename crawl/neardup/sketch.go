@@ -47,25 +47,26 @@ func (c Config) Sketch(text string) Sketch {
 	c = c.mustValid()
 	k := c.Hashes
 	buf, _ := minsPool.Get().(*[]uint64)
-	if buf == nil || cap(*buf) < k {
+	if buf == nil || len(*buf) < k {
 		buf = new([]uint64)
 		*buf = make([]uint64, k)
+		for i := range *buf {
+			(*buf)[i] = noMin
+		}
 	}
-	defer minsPool.Put(buf)
 	mins := (*buf)[:k]
-	for i := range mins {
-		mins[i] = noMin
+	var out Sketch
+	if c.shingles(text, mins) > 0 {
+		out = make(Sketch, k)
+		c.finish(mins, out)
 	}
-	if c.shingles(text, mins) == 0 {
-		return nil
-	}
-	out := make(Sketch, k)
-	c.finish(mins, out)
+	minsPool.Put(buf)
 	return out
 }
 
 // minsPool holds the bins' minima between sketches: eight bytes a bin, so
-// that sketching every page of a crawl does not make garbage of them.
+// that sketching every page of a crawl does not make garbage of them. A
+// buffer in the pool is all noMin: finish empties the bins it reads.
 var minsPool sync.Pool
 
 // shingles puts the hash of every shingle of text into its bin of mins,
@@ -113,13 +114,22 @@ func (c Config) shingles(text string, mins []uint64) int {
 
 // finish writes each non-empty bin's minimum to out as a byte in 1..255,
 // re-hashed with the seed and the bin's number so that the bytes of
-// different minima agree with probability exactly 1/255.
+// different minima agree with probability exactly 1/255, and empties the
+// bin. It skips four empty bins at a time, as most are on short pages.
 func (c Config) finish(mins []uint64, out Sketch) {
 	fin := (c.Seed ^ finishSalt) * golden
-	for i, m := range mins {
-		if m != noMin {
-			h := mix(m^(fin+uint64(i)*golden)) >> 32
-			out[i] = uint8(1 + (h*255)>>32)
+	out = out[:len(mins)]
+	for i := 0; i+4 <= len(mins); i += 4 {
+		q := mins[i : i+4 : i+4]
+		if q[0]&q[1]&q[2]&q[3] == noMin {
+			continue
+		}
+		for j, m := range q {
+			if m != noMin {
+				h := mix(m^(fin+uint64(i+j)*golden)) >> 32
+				out[i+j] = uint8(1 + (h*255)>>32)
+				q[j] = noMin
+			}
 		}
 	}
 }

@@ -81,13 +81,14 @@ func variedTexts(n int) []string {
 // BenchmarkSketchAdd sketches a page and adds it to an index, as the
 // engine does for every page of a crawl (default Config, the crawl's
 // default window of 10,000 pages), over 5,000 pages of the peer
-// benchmark's site and of varied text, taken in order; ns/op is per page.
+// benchmark's site and of varied text, taken in order, under each sketch
+// version; ns/op is per page.
 // Its instruction count per page, which unlike time does not depend on
 // the machine's load, is the difference between two runs under callgrind:
 //
 //	CGO_ENABLED=0 go test -c -o /tmp/x.test ./crawl/neardup
 //	GOGC=off GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind \
-//	    /tmp/x.test -test.run '^$' -test.bench 'SketchAdd/peer' -test.benchtime 400x
+//	    /tmp/x.test -test.run '^$' -test.bench 'SketchAdd/peer/v=2' -test.benchtime 400x
 //
 // and again at 200x: (total(400) - total(200)) / 200.
 func BenchmarkSketchAdd(b *testing.B) {
@@ -99,16 +100,22 @@ func BenchmarkSketchAdd(b *testing.B) {
 		{"peer", func() []string { return peerTexts(b, n) }},
 		{"varied", func() []string { return variedTexts(n) }},
 	} {
-		b.Run(tc.name, func(b *testing.B) {
-			texts := tc.texts()
+		b.Run(tc.name, func(b *testing.B) { benchSketchAdd(b, tc.texts()) })
+	}
+}
+
+// benchSketchAdd is BenchmarkSketchAdd over texts, under each version.
+func benchSketchAdd(b *testing.B, texts []string) {
+	for v := Version1; v <= LatestVersion; v++ {
+		b.Run(fmt.Sprintf("v=%d", v), func(b *testing.B) {
 			c := DefaultConfig()
-			c.Window = 10_000
+			c.Version, c.Window = v, 10_000
 			x := NewIndex(c)
 			matches := 0
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				if _, ok := x.Add(uint64(i), c.Sketch(texts[i%n])); ok {
+				if _, ok := x.Add(uint64(i), c.Sketch(texts[i%len(texts)])); ok {
 					matches++
 				}
 				i++

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trawler/trawler/crawl/neardup"
 	"github.com/trawler/trawler/crawl/testsite"
 	"github.com/trawler/trawler/db"
 )
@@ -115,6 +116,9 @@ func TestCrawlExportSearchStats(t *testing.T) {
 	code, out, errs := run(t, "", "crawl", "--db", dbPath, "--depth", "10", srv.URL+"/")
 	if code != ExitOK || !strings.Contains(out, "40 done") {
 		t.Fatalf("crawl: exit %d\n%s\n%s", code, out, errs)
+	}
+	if v := storedSketchVersion(t, dbPath, 1); v != neardup.LatestVersion {
+		t.Errorf("a crawl made by flags: sketch version %d, want %d", v, neardup.LatestVersion)
 	}
 	code, out, _ = run(t, "", "stats", "--db", dbPath)
 	if code != ExitOK || !strings.Contains(out, "done") || !strings.Contains(out, srv.URL) {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"flag"
 	"net/http/httptest"
 	"os"
@@ -10,8 +11,10 @@ import (
 	"time"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/neardup"
 	"github.com/trawler/trawler/crawl/profile"
 	"github.com/trawler/trawler/crawl/testsite"
+	"github.com/trawler/trawler/db"
 )
 
 // TestEverySettingIsAFlag: each profile key but seeds (the SEED arguments)
@@ -132,7 +135,7 @@ func TestBadProfileRefused(t *testing.T) {
 }
 
 // TestCrawlWithProfile crawls with a profile and a flag beside it, and the
-// stored settings show both.
+// stored settings show both, and the latest sketch version.
 func TestCrawlWithProfile(t *testing.T) {
 	srv := httptest.NewServer(&testsite.Site{Pages: 20, OutDegree: 3})
 	defer srv.Close()
@@ -148,9 +151,28 @@ func TestCrawlWithProfile(t *testing.T) {
 	if c.Depth != 1 || c.Threads != 3 || c.Seeds[0] != srv.URL+"/" {
 		t.Errorf("stored settings: depth %d threads %d seeds %v", c.Depth, c.Threads, c.Seeds)
 	}
+	if v := storedSketchVersion(t, dbPath, 1); v != neardup.LatestVersion {
+		t.Errorf("stored sketch version %d, want %d", v, neardup.LatestVersion)
+	}
 	if code, out, _ := run(t, "", "profile", "presets"); code != ExitOK || !strings.Contains(out, "polite") || !strings.Contains(out, "archive") {
 		t.Errorf("profile presets: exit %d %q", code, out)
 	}
+}
+
+// storedSketchVersion returns the sketch version of crawl id in the
+// database at path.
+func storedSketchVersion(t *testing.T, path string, id int64) int {
+	t.Helper()
+	d, err := db.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	c, err := d.Settings(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.SketchVersion
 }
 
 // diff names the first setting in which a and b differ, or "".

@@ -1,6 +1,7 @@
 package crawl
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/trawler/trawler/crawl/neardup"
 	"github.com/trawler/trawler/crawl/urlnorm"
 )
 
@@ -102,6 +104,14 @@ type Config struct {
 	RevisitMax    time.Duration `json:"revisit_max"`    // longest revisit interval; default 30 days
 	NearThreshold float64       `json:"near_threshold"` // least similarity of near-duplicate pages, in (0,1]; 0 = no detection; DefaultConfig sets 0.9
 	NearWindow    int           `json:"near_window"`    // pages whose sketches stay in memory to be compared, the latest (about 1.6 KB each); default 10,000
+	// SketchVersion is how page texts are sketched for near-duplicates
+	// (neardup.Config.Version). It is not a choice but a fact about a
+	// crawl's stored sketches, which compare only with sketches of their
+	// version: a crawl keeps it for all its runs and re-crawls, and no
+	// profile, flag or form sets it. 0 means 1, the version of crawls
+	// stored before the field existed (see DecodeSettings); DefaultConfig
+	// sets neardup.LatestVersion, so new crawls get the fastest.
+	SketchVersion int `json:"sketch_version"`
 
 	// WordLists are the sensitive-word lists (paper 002) the crawl's pages
 	// are judged by, as files (see crawl/wordscan); none means no verdicts.
@@ -161,6 +171,7 @@ func DefaultConfig() Config {
 	c.StoreIP = true
 	c.LogLevel = DefaultLogLevel
 	c.NearThreshold = DefaultNearThreshold
+	c.SketchVersion = neardup.LatestVersion
 	c.fillDefaults()
 	c.PerHost = 0
 	return c
@@ -241,6 +252,23 @@ func (c *Config) fillDefaults() {
 	if c.RevisitMax == 0 {
 		c.RevisitMax = DefaultRevisitMax
 	}
+	if c.SketchVersion == 0 {
+		c.SketchVersion = neardup.Version1
+	}
+}
+
+// DecodeSettings reads a crawl's settings as stored (JSON of a Config).
+// A setting added since they were stored takes its DefaultConfig value,
+// except SketchVersion: a crawl stored without one made version 1
+// sketches, and must go on doing so for them to compare with new ones.
+func DecodeSettings(stored []byte) (Config, error) {
+	c := DefaultConfig()
+	c.SketchVersion = 0
+	err := json.Unmarshal(stored, &c)
+	if c.SketchVersion == 0 {
+		c.SketchVersion = neardup.Version1
+	}
+	return c, err
 }
 
 // SettingError names the setting that is wrong and why, for one clear line
@@ -320,6 +348,9 @@ func (c *Config) Validate() error {
 		return bad("near-threshold", "must be between 0 (off) and 1, got %g", c.NearThreshold)
 	case c.NearWindow < MinNearWindow:
 		return bad("near-window", "must be at least %d pages, got %d", MinNearWindow, c.NearWindow)
+	case c.SketchVersion < neardup.Version1 || c.SketchVersion > neardup.LatestVersion:
+		return bad("sketch-version", "must be %d to %d (a crawl's stored sketches say which), got %d",
+			neardup.Version1, neardup.LatestVersion, c.SketchVersion)
 	}
 	for _, t := range c.ContentTypes {
 		if mt, _, err := mime.ParseMediaType(t); err != nil || !strings.Contains(mt, "/") {

@@ -34,13 +34,16 @@
 // # Near-duplicates
 //
 // With Config.NearThreshold above 0 (0.9 by default), every page's text is
-// sketched in the worker (crawl/neardup: MinHash over Rabin-fingerprinted
-// five-word shingles) and looked up in an LSH index of the pages before
-// it, during the crawl: a page gets its best match (NearOf, with its
-// NearSimilarity) and a near-duplicate group (NearGroup). The store keeps
-// the sketches, so a resumed crawl or a re-crawl rebuilds the index
-// (Store.Sketches), and an unchanged page answered 304 takes its stored
-// sketch (Store.Sketch). The index costs about 1.6 KB of memory per page
+// sketched in the worker (crawl/neardup: MinHash over hashed five-word
+// shingles) and looked up in an LSH index of the pages before it, during
+// the crawl: a page gets its best match (NearOf, with its NearSimilarity)
+// and a near-duplicate group (NearGroup). The store keeps the sketches,
+// so a resumed crawl or a re-crawl rebuilds the index (Store.Sketches),
+// and an unchanged page answered 304 takes its stored sketch
+// (Store.Sketch). Sketches compare only with sketches of their version,
+// so a crawl keeps its Config.SketchVersion for good: version 1 (Rabin
+// fingerprints of each shingle) for crawls stored before version 2 (each
+// word hashed once), which new crawls use. The index costs about 1.6 KB of memory per page
 // and holds the latest Config.NearWindow pages (10,000 by default, about
 // 16 MB), so that a crawl of millions of pages stays within a desktop's
 // memory: a page is compared with the pages fetched shortly before it,

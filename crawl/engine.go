@@ -131,6 +131,7 @@ func New(cfg Config, store Store, opts ...Option) (*Engine, error) {
 	}
 	if cfg.NearThreshold > 0 {
 		e.nearCfg = neardup.DefaultConfig()
+		e.nearCfg.Version = cfg.SketchVersion
 		e.nearCfg.Threshold = cfg.NearThreshold
 		e.nearCfg.Window = cfg.NearWindow
 		e.near = neardup.NewIndex(e.nearCfg)

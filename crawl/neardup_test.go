@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trawler/trawler/crawl/neardup"
 	"github.com/trawler/trawler/crawl/rabin"
 	"github.com/trawler/trawler/db"
 )
@@ -159,5 +160,53 @@ func TestNearDuplicatesOff(t *testing.T) {
 	h.run()
 	if p := h.page(srv.URL + "/a1"); p.NearGroup != 0 || p.NearOf != 0 {
 		t.Errorf("near-duplicates found with detection off: %+v", p)
+	}
+}
+
+// TestNearDuplicatesKeepSketchVersion crawls the article under one sketch
+// version and stops, then resumes with the settings read back from the
+// database, as `trawler resume` and the window do: the stored sketch is
+// the version's sketch of the page's text, and the near-copies fetched
+// after the resume are found through the index rebuilt from it. Resuming a
+// version 1 crawl as version 2 would miss them, which is why a crawl keeps
+// its version.
+func TestNearDuplicatesKeepSketchVersion(t *testing.T) {
+	tests := []struct {
+		stored, resumed int // 0: as the database says
+		found           bool
+	}{
+		{neardup.Version1, 0, true},
+		{neardup.Version2, 0, true},
+		{neardup.Version1, neardup.Version2, false},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("stored=%d/resumed=%d", tt.stored, tt.resumed), func(t *testing.T) {
+			srv := nearSite()
+			defer srv.Close()
+			c := config(srv.URL + "/")
+			c.MaxPages, c.SketchVersion = 2, tt.stored // "/" and "/a"
+			h := newHarness(t, c)
+			h.run()
+			ctx := context.Background()
+			a := h.page(srv.URL + "/a")
+			sketch, err := h.db.Crawl(h.id).Sketch(ctx, a.FP)
+			want := neardup.Config{Version: tt.stored}.Sketch(a.Text)
+			if err != nil || !slices.Equal(sketch, want) {
+				t.Fatalf("stored sketch of /a is not its version %d sketch (%v)", tt.stored, err)
+			}
+			if h.cfg, err = h.db.Settings(ctx, h.id); err != nil || h.cfg.SketchVersion != tt.stored {
+				t.Fatalf("settings read back: sketch version %d, %v; want %d", h.cfg.SketchVersion, err, tt.stored)
+			}
+			h.cfg.MaxPages = 0
+			if tt.resumed != 0 {
+				h.cfg.SketchVersion = tt.resumed
+			}
+			h.run()
+			for _, p := range []string{"/a1", "/a2"} {
+				if got := h.page(srv.URL+p).NearOf == a.FP; got != tt.found {
+					t.Errorf("%s after the resume: matched /a %v, want %v", p, got, tt.found)
+				}
+			}
+		})
 	}
 }

@@ -145,16 +145,18 @@ func noCrawl(id int64) error { return fmt.Errorf("crawl %d: %w", id, ErrNotFound
 // Settings returns the configuration a crawl was created with. Passwords
 // are not stored, so HostAuth entries come back without them.
 func (d *DB) Settings(ctx context.Context, id int64) (crawl.Config, error) {
-	cfg := crawl.DefaultConfig() // settings stored before a field existed keep its default
 	var settings string
 	err := d.r.QueryRowContext(ctx, `SELECT settings FROM crawls WHERE id = ?`, id).Scan(&settings)
 	if err == sql.ErrNoRows {
-		return cfg, noCrawl(id)
+		return crawl.DefaultConfig(), noCrawl(id)
 	}
 	if err != nil {
-		return cfg, wrap(err, "read settings of crawl %d", id)
+		return crawl.DefaultConfig(), wrap(err, "read settings of crawl %d", id)
 	}
-	if err := json.Unmarshal([]byte(settings), &cfg); err != nil {
+	// Settings stored before a field existed take its default, but those
+	// of a crawl that made version 1 sketches keep that version.
+	cfg, err := crawl.DecodeSettings([]byte(settings))
+	if err != nil {
 		return cfg, wrap(err, "decode settings of crawl %d", id)
 	}
 	return cfg, nil

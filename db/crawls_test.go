@@ -2,10 +2,13 @@ package db
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/neardup"
 )
 
 func TestCrawlRegistry(t *testing.T) {
@@ -107,4 +110,63 @@ func TestDeleteCrawl(t *testing.T) {
 		t.Errorf("search finds %d pages of the deleted crawl and %d of the kept", found(gone.ID()), found(kept.ID()))
 	}
 	checkIndex(t, d)
+}
+
+// TestSettingsSketchVersion checks that a crawl's sketch version survives
+// storage: a crawl whose settings were stored before the field existed
+// reads as version 1 (and stays so when its settings are written again),
+// a new one as the latest.
+func TestSettingsSketchVersion(t *testing.T) {
+	d := mustOpen(t)
+	ctx := context.Background()
+	create := func(version int) int64 {
+		cfg := crawl.DefaultConfig()
+		cfg.Seeds, cfg.SketchVersion = []string{"http://127.0.0.1/"}, version
+		id, err := d.CreateCrawl(ctx, "", cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	old := create(neardup.LatestVersion)
+	// The settings as the code before the field stored them: all the others.
+	var fields map[string]any
+	if err := json.Unmarshal([]byte(rawSettings(t, d, old)), &fields); err != nil {
+		t.Fatal(err)
+	}
+	delete(fields, "sketch_version")
+	b, _ := json.Marshal(fields)
+	if err := d.update(ctx, old, "store old settings", `UPDATE crawls SET settings = ? WHERE id = ?`, string(b), old); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		id   int64
+		want int
+	}{
+		{"stored before the field", old, neardup.Version1},
+		{"new", create(neardup.LatestVersion), neardup.LatestVersion},
+		{"stored as version 1", create(neardup.Version1), neardup.Version1},
+	}
+	for _, tt := range tests {
+		if c, err := d.Settings(ctx, tt.id); err != nil || c.SketchVersion != tt.want {
+			t.Errorf("%s: sketch version %d, %v; want %d", tt.name, c.SketchVersion, err, tt.want)
+		}
+	}
+	if err := d.SetWordLists(ctx, old, []string{"words.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := d.Settings(ctx, old); err != nil || c.SketchVersion != neardup.Version1 || !strings.Contains(rawSettings(t, d, old), `"sketch_version":1`) {
+		t.Errorf("old crawl after SetWordLists: sketch version %d, %v; want 1, stored", c.SketchVersion, err)
+	}
+}
+
+// rawSettings returns the settings of crawl id as stored.
+func rawSettings(t *testing.T, d *DB, id int64) string {
+	t.Helper()
+	var s string
+	if err := d.r.QueryRowContext(context.Background(), `SELECT settings FROM crawls WHERE id = ?`, id).Scan(&s); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

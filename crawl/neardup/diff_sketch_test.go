@@ -28,8 +28,8 @@ func slowFingerprint(s string) uint64 {
 
 // refSketch is Sketch as it was at commit 259d8fa, written plainly (a
 // slice of word starts for the ring) and with the fingerprint by long
-// division: what a sketch must be, byte for byte, whatever makes rabin
-// or shingling faster.
+// division: what a version 1 sketch must be, byte for byte, whatever
+// makes rabin or shingling faster.
 func refSketch(c Config, text string) Sketch {
 	c = c.mustValid()
 	mins := make([]uint64, c.Hashes)
@@ -73,8 +73,9 @@ func refSketch(c Config, text string) Sketch {
 	return out
 }
 
-// TestSketchMatchesReference holds Sketch to the reference on the texts of
-// the golden test and of the corpora, under several configurations.
+// TestSketchMatchesReference holds version 1 Sketch to the reference on
+// the texts of the golden test and of the corpora, under several
+// configurations.
 func TestSketchMatchesReference(t *testing.T) {
 	texts := []string{"", " ", "a", "Page not found", "one two three four five six seven eight",
 		"  two  spaces\tand a tab ", join(paragraphs(rand.New(rand.NewPCG(42, 42)), 4, 25))}
@@ -85,6 +86,7 @@ func TestSketchMatchesReference(t *testing.T) {
 	configs := []Config{DefaultConfig(), {Hashes: 64, Shingle: 3, Seed: 7}, {Hashes: 64},
 		{Hashes: 16, Shingle: 1}, {Hashes: 4096, Shingle: MaxShingle, Seed: 1 << 63}}
 	for _, c := range configs {
+		c.Version = Version1
 		for _, text := range texts {
 			if got, want := c.Sketch(text), refSketch(c, text); !slices.Equal(got, want) || (got == nil) != (want == nil) {
 				t.Fatalf("%+v: Sketch(%.80q) differs from the reference", c, text)
@@ -93,8 +95,8 @@ func TestSketchMatchesReference(t *testing.T) {
 	}
 }
 
-// FuzzSketchMatchesReference compares Sketch with the reference on
-// arbitrary texts and configurations:
+// FuzzSketchMatchesReference compares version 1 Sketch with the reference
+// on arbitrary texts and configurations:
 //
 //	go test -run '^$' -fuzz FuzzSketchMatchesReference -fuzztime 3m ./crawl/neardup
 func FuzzSketchMatchesReference(f *testing.F) {
@@ -102,7 +104,7 @@ func FuzzSketchMatchesReference(f *testing.F) {
 	f.Add(join(paragraphs(rand.New(rand.NewPCG(42, 42)), 4, 25)), uint8(3), uint8(2), uint64(7))
 	f.Add("a  b\x00c d\xffe f g h i j k", uint8(2), uint8(0), uint64(1))
 	f.Fuzz(func(t *testing.T, text string, shingle, logK uint8, seed uint64) {
-		c := Config{Shingle: 1 + int(shingle)%MaxShingle, Hashes: 16 << (logK % 9), Seed: seed}
+		c := Config{Version: Version1, Shingle: 1 + int(shingle)%MaxShingle, Hashes: 16 << (logK % 9), Seed: seed}
 		if got, want := c.Sketch(text), refSketch(c, text); !slices.Equal(got, want) || (got == nil) != (want == nil) {
 			t.Fatalf("%+v: Sketch(%q) = %x, reference %x", c, text, got, want)
 		}

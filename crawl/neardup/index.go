@@ -36,7 +36,7 @@ type Index struct {
 	cfg     Config
 	maxMiss int // the most disagreeing bins a pair reaching the threshold can have
 
-	lend []lendSeq // per bin of the bands: where an empty one borrows from
+	lend *lenders // where the empty bins of the bands borrow from
 
 	mu      sync.Mutex
 	added   int
@@ -62,7 +62,7 @@ type chunk struct {
 // if c is invalid (see Config.Validate).
 func NewIndex(c Config) *Index {
 	c = c.mustValid()
-	x := &Index{cfg: c, lend: c.lendSeqs(), heads: make([]heads, c.Bands)}
+	x := &Index{cfg: c, lend: c.lenders(), heads: make([]heads, c.Bands)}
 	// A pair reaches the threshold only if at least a share p of the n
 	// bins not empty in both agree, so at most (1-p)·n ≤ (1-p)·k disagree.
 	p := jaccardOf(c.Threshold)*(1-chance) + chance
@@ -137,15 +137,17 @@ const maxStackBands = 64
 // with the pages that share their text and not with every short page.
 func (x *Index) keys(s Sketch, keys []uint32) {
 	r := x.cfg.Rows
-	var buf [maxFull]uint32
-	full := fullBins(s, buf[:0])
+	var buf [maxStackBins]uint32
+	bins := buf[:0]
+	if n := len(keys) * r; n <= len(buf) {
+		bins = buf[:n]
+	} else {
+		bins = make([]uint32, n)
+	}
+	x.lend.fill(s, bins)
 	for b := range keys {
 		h := uint64(b+1) * golden
-		for i := b * r; i < b*r+r; i++ {
-			j := uint32(i)
-			if s[i] == 0 {
-				j = x.lend[i].lender(s, full)
-			}
+		for _, j := range bins[b*r : b*r+r] {
 			h = mix(h ^ (uint64(j)<<8 | uint64(s[j])))
 		}
 		keys[b] = uint32(h)

@@ -1,6 +1,7 @@
 package neardup
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -180,9 +181,18 @@ func plantedCorpus(n, w int) (texts []string, partner map[int]int, dice map[int]
 // counts the pairs LSH makes candidates (they share a band) and the pairs
 // Add matches. The first is the S-curve, DetectionProbability(0.9) ≥
 // 0.993; the second also loses pairs whose estimate falls under the
-// threshold, about half of those right at it.
+// threshold, about half of those right at it. Both versions must do so.
 func TestRecall(t *testing.T) {
-	c := DefaultConfig()
+	for _, v := range versions {
+		t.Run(fmt.Sprintf("v=%d", v), func(t *testing.T) {
+			c := DefaultConfig()
+			c.Version = v
+			testRecall(t, c)
+		})
+	}
+}
+
+func testRecall(t *testing.T, c Config) {
 	texts, partner, dice := plantedCorpus(1000, c.Shingle)
 	sketches := make([]Sketch, len(texts))
 	for i, s := range texts {
@@ -315,9 +325,18 @@ func TestRebuild(t *testing.T) {
 // that any two pages have a Similarity near 0.8 and each band has a key
 // shared by hundreds of pages, far more than MaxChain: near-copies of
 // early pages, added late, must still be found through the bands their
-// own text decides.
+// own text decides. Both versions must do so.
 func TestTemplateSite(t *testing.T) {
-	c := DefaultConfig()
+	for _, v := range versions {
+		t.Run(fmt.Sprintf("v=%d", v), func(t *testing.T) {
+			c := DefaultConfig()
+			c.Version = v
+			testTemplateSite(t, c)
+		})
+	}
+}
+
+func testTemplateSite(t *testing.T, c Config) {
 	rng := rand.New(rand.NewPCG(88, 89))
 	shared := join([][]string{randomWords(rng, 800)})
 	var bodies [][]string

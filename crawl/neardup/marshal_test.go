@@ -54,29 +54,36 @@ func TestUnmarshalErrors(t *testing.T) {
 	}
 }
 
-// TestOlderVersion checks that a sketch of the first format decodes as no
-// sketch: it cannot be compared with today's.
-func TestOlderVersion(t *testing.T) {
+// TestOlderEncoding checks that a sketch of the first encoding decodes as
+// no sketch: it cannot be compared with today's.
+func TestOlderEncoding(t *testing.T) {
 	s := Sketch{1}
 	if err := s.UnmarshalBinary([]byte{1, 0x12, 0x34, 0x56, 0x78}); err != nil || s != nil {
-		t.Errorf("version 1 decodes as %v, %v; want nil, nil", s, err)
+		t.Errorf("encoding 1 decodes as %v, %v; want nil, nil", s, err)
 	}
 }
 
-// TestGolden pins the sketches of fixed texts: stored sketches of a
-// resumed crawl are compared with new ones, so any change to shingling,
-// hashing or bin values must be deliberate (go test -update).
+// TestGolden pins the sketches of fixed texts under each version: stored
+// sketches of a resumed crawl are compared with new ones, so any change to
+// shingling, hashing or bin values must be deliberate (go test -update).
+// The version 1 lines are those from before version 2 existed.
 func TestGolden(t *testing.T) {
+	v1 := func(c Config) Config { c.Version = Version1; return c }
 	text := join(paragraphs(rand.New(rand.NewPCG(42, 42)), 4, 25))
 	cases := []struct {
 		name string
 		c    Config
 		text string
 	}{
-		{"default", DefaultConfig(), text},
-		{"short", DefaultConfig(), "Page not found"},
-		{"seeded", Config{Hashes: 64, Shingle: 3, Seed: 7}, text},
-		{"sparse", Config{Hashes: 64}, "one two three four five six seven eight"},
+		{"default", v1(DefaultConfig()), text},
+		{"short", v1(DefaultConfig()), "Page not found"},
+		{"seeded", Config{Version: Version1, Hashes: 64, Shingle: 3, Seed: 7}, text},
+		{"sparse", Config{Version: Version1, Hashes: 64}, "one two three four five six seven eight"},
+		{"v2/default", DefaultConfig(), text},
+		{"v2/short", DefaultConfig(), "Page not found"},
+		{"v2/seeded", Config{Version: Version2, Hashes: 64, Shingle: 3, Seed: 7}, text},
+		{"v2/sparse", Config{Version: Version2, Hashes: 64}, "one two three four five six seven eight"},
+		{"v2/long-words", Config{Version: Version2, Hashes: 64, Shingle: 2}, "abcdefgh abcdefghijklmnopq x\x00y  tab\there ünïcödé"},
 	}
 	var b strings.Builder
 	for _, tc := range cases {

@@ -47,30 +47,38 @@ func (c Config) Sketch(text string) Sketch {
 	c = c.mustValid()
 	k := c.Hashes
 	buf, _ := minsPool.Get().(*[]uint64)
-	if buf == nil || cap(*buf) < k {
+	if buf == nil || len(*buf) < k {
 		buf = new([]uint64)
 		*buf = make([]uint64, k)
+		for i := range *buf {
+			(*buf)[i] = noMin
+		}
 	}
-	defer minsPool.Put(buf)
 	mins := (*buf)[:k]
-	for i := range mins {
-		mins[i] = noMin
+	var n int
+	if c.Version == Version1 {
+		n = c.shinglesV1(text, mins)
+	} else {
+		n = c.shinglesV2(text, mins)
 	}
-	if c.shingles(text, mins) == 0 {
-		return nil
+	var out Sketch
+	if n > 0 {
+		out = make(Sketch, k)
+		c.finish(mins, out)
 	}
-	out := make(Sketch, k)
-	c.finish(mins, out)
+	minsPool.Put(buf)
 	return out
 }
 
 // minsPool holds the bins' minima between sketches: eight bytes a bin, so
-// that sketching every page of a crawl does not make garbage of them.
+// that sketching every page of a crawl does not make garbage of them. A
+// buffer in the pool is all noMin: finish empties the bins it reads.
 var minsPool sync.Pool
 
-// shingles puts the hash of every shingle of text into its bin of mins,
-// keeping the least, and returns the number of shingles.
-func (c Config) shingles(text string, mins []uint64) int {
+// shinglesV1 puts the hash of every shingle of text into its bin of mins,
+// keeping the least, and returns the number of shingles: for version 1,
+// the Rabin fingerprint of the shingle's bytes mixed with the seed.
+func (c Config) shinglesV1(text string, mins []uint64) int {
 	w := c.Shingle
 	mask := uint64(len(mins) - 1)
 	seed := c.Seed
@@ -113,13 +121,22 @@ func (c Config) shingles(text string, mins []uint64) int {
 
 // finish writes each non-empty bin's minimum to out as a byte in 1..255,
 // re-hashed with the seed and the bin's number so that the bytes of
-// different minima agree with probability exactly 1/255.
+// different minima agree with probability exactly 1/255, and empties the
+// bin. It skips four empty bins at a time, as most are on short pages.
 func (c Config) finish(mins []uint64, out Sketch) {
 	fin := (c.Seed ^ finishSalt) * golden
-	for i, m := range mins {
-		if m != noMin {
-			h := mix(m^(fin+uint64(i)*golden)) >> 32
-			out[i] = uint8(1 + (h*255)>>32)
+	out = out[:len(mins)]
+	for i := 0; i+4 <= len(mins); i += 4 {
+		q := mins[i : i+4 : i+4]
+		if q[0]&q[1]&q[2]&q[3] == noMin {
+			continue
+		}
+		for j, m := range q {
+			if m != noMin {
+				h := mix(m^(fin+uint64(i+j)*golden)) >> 32
+				out[i+j] = uint8(1 + (h*255)>>32)
+				q[j] = noMin
+			}
 		}
 	}
 }
@@ -172,23 +189,24 @@ func agree(a, b Sketch) (eq, n int) {
 	return eq, n
 }
 
-// sketchVersion is the first byte of a marshalled sketch. Version 1 (16
-// bits per bin, empty bins filled in) was written by development builds
-// only.
-const sketchVersion = 2
+// encoding is the first byte of a marshalled sketch: the version of the
+// encoding, not Config.Version (the bytes do not say how the minima were
+// hashed; whoever stores sketches keeps that). Encoding 1 (16 bits per
+// bin, empty bins filled in) was written by development builds only.
+const encoding = 2
 
-// MarshalBinary encodes s for storage: a version byte, then one byte per
-// bin. A nil Sketch encodes as no bytes.
+// MarshalBinary encodes s for storage: an encoding byte, then one byte
+// per bin. A nil Sketch encodes as no bytes.
 func (s Sketch) MarshalBinary() ([]byte, error) {
 	if len(s) == 0 {
 		return nil, nil
 	}
 	b := make([]byte, 0, 1+len(s))
-	return append(append(b, sketchVersion), s...), nil
+	return append(append(b, encoding), s...), nil
 }
 
 // UnmarshalBinary decodes what MarshalBinary wrote; no bytes give nil. A
-// sketch of an older version also gives nil, without error: it cannot be
+// sketch of an older encoding also gives nil, without error: it cannot be
 // compared with today's, and the page is sketched again when its body is
 // next fetched.
 func (s *Sketch) UnmarshalBinary(b []byte) error {
@@ -196,8 +214,8 @@ func (s *Sketch) UnmarshalBinary(b []byte) error {
 	case len(b) == 0 || b[0] == 1:
 		*s = nil
 		return nil
-	case b[0] != sketchVersion:
-		return fmt.Errorf("decode sketch: unknown version %d (this program writes %d)", b[0], sketchVersion)
+	case b[0] != encoding:
+		return fmt.Errorf("decode sketch: unknown encoding %d (this program writes %d)", b[0], encoding)
 	case bits.OnesCount(uint(len(b)-1)) != 1:
 		return fmt.Errorf("decode sketch: %d bins is not a power of two", len(b)-1)
 	}

@@ -70,10 +70,12 @@ func fromConfig(c crawl.Config) file {
 	return f
 }
 
-// toConfig is the profile as a Config, with base's passwords kept for the
-// auth entries (same host and user) the profile still lists.
+// toConfig is the profile over base: every keyed field as the profile
+// has it, with base's passwords kept for the auth entries (same host and
+// user) the profile still lists, and the Unkeyed fields as base has them.
 func (f file) toConfig(base crawl.Config) crawl.Config {
-	var c crawl.Config
+	c := base
+	c.Auth = nil
 	fv, cv := reflect.ValueOf(f), reflect.ValueOf(&c).Elem()
 	for i := range fv.NumField() {
 		src, dst := fv.Field(i), cv.FieldByName(fv.Type().Field(i).Name)

@@ -73,6 +73,12 @@ type file struct {
 	Auth           []hostAuth `toml:"auth" comment:"basic-auth user per host (host or host:port); passwords are never written here"`
 }
 
+// Unkeyed lists the crawl.Config fields a profile has no key for, and so
+// no flag or form control either: facts about a stored crawl rather than
+// settings. Reading a profile over a Config leaves them as they were; a
+// profile exported from an old crawl does not pass them to new ones.
+var Unkeyed = []string{"SketchVersion"}
+
 // hostAuth is one [[auth]] table: a crawl.HostAuth without its password.
 type hostAuth struct {
 	Host string `toml:"host"`

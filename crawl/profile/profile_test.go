@@ -8,11 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/neardup"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -75,6 +77,12 @@ func TestEveryFieldHasAKey(t *testing.T) {
 	for i := range ct.NumField() {
 		name := ct.Field(i).Name
 		f, ok := ft.FieldByName(name)
+		if slices.Contains(Unkeyed, name) {
+			if ok {
+				t.Errorf("crawl.Config.%s is listed as unkeyed but has the key %q", name, tomlKey(f))
+			}
+			continue
+		}
 		if !ok {
 			t.Errorf("crawl.Config.%s has no profile key: add it to the file struct", name)
 			continue
@@ -92,16 +100,28 @@ func TestEveryFieldHasAKey(t *testing.T) {
 			t.Errorf("profile field %s stands for no crawl.Config field", ft.Field(i).Name)
 		}
 	}
+	for _, name := range Unkeyed {
+		if _, ok := ct.FieldByName(name); !ok {
+			t.Errorf("unkeyed field %s is no crawl.Config field", name)
+		}
+	}
 	if got, want := len(Keys()), ft.NumField(); got != want {
 		t.Errorf("Keys() has %d keys, want %d", got, want)
 	}
 }
 
+// TestRoundTrip saves and loads a Config with every keyed field away from
+// its default, and the defaults. The unkeyed fields are the defaults', as
+// a profile leaves them as the Config it is read over has them.
 func TestRoundTrip(t *testing.T) {
 	c := full()
 	def := reflect.ValueOf(crawl.DefaultConfig())
-	cv := reflect.ValueOf(c)
+	cv := reflect.ValueOf(&c).Elem()
 	for i := range cv.NumField() {
+		if slices.Contains(Unkeyed, cv.Type().Field(i).Name) {
+			cv.Field(i).Set(def.Field(i))
+			continue
+		}
 		if reflect.DeepEqual(cv.Field(i).Interface(), def.Field(i).Interface()) {
 			t.Errorf("full() leaves %s at its default: give it another value", cv.Type().Field(i).Name)
 		}
@@ -260,6 +280,44 @@ func TestLoadOver(t *testing.T) {
 	c, err = Load(strings.NewReader(""))
 	if err != nil || !reflect.DeepEqual(c, crawl.DefaultConfig()) {
 		t.Errorf("empty profile: %v, %+v; want the defaults", err, c)
+	}
+}
+
+// TestSketchVersion checks that the sketch version, which no profile
+// carries, is the Config's a profile is read over: the latest for a new
+// crawl from a profile or preset, the stored one over an old crawl's
+// settings, and never written to a profile.
+func TestSketchVersion(t *testing.T) {
+	old := crawl.DefaultConfig()
+	old.SketchVersion = neardup.Version1
+	preset, err := FindPreset("polite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		load func() (crawl.Config, error)
+		want int
+	}{
+		{"Load", func() (crawl.Config, error) { return Load(strings.NewReader("depth = 2\n")) }, neardup.LatestVersion},
+		{"LoadOver an old crawl", func() (crawl.Config, error) { return LoadOver(old, strings.NewReader("depth = 2\n")) }, neardup.Version1},
+		{"preset over the defaults", func() (crawl.Config, error) {
+			c := crawl.DefaultConfig()
+			return c, preset.Apply(&c)
+		}, neardup.LatestVersion},
+		{"a profile saved from an old crawl", func() (crawl.Config, error) {
+			var buf bytes.Buffer
+			if err := Save(&buf, old); err != nil {
+				return crawl.Config{}, err
+			}
+			return Load(&buf)
+		}, neardup.LatestVersion},
+	}
+	for _, tt := range tests {
+		c, err := tt.load()
+		if err != nil || c.SketchVersion != tt.want {
+			t.Errorf("%s: sketch version %d, %v; want %d", tt.name, c.SketchVersion, err, tt.want)
+		}
 	}
 }
 

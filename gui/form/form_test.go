@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/trawler/trawler/crawl"
+	"github.com/trawler/trawler/crawl/neardup"
 )
 
 func TestParseSeeds(t *testing.T) {
@@ -252,5 +253,20 @@ func TestDefaultsFollowTheEngine(t *testing.T) {
 	if c.Robots != want.Robots || c.StoreIP != want.StoreIP || c.NearThreshold != want.NearThreshold ||
 		c.LogLevel != want.LogLevel || c.RevisitMax != want.RevisitMax || c.OnCompletion != want.OnCompletion {
 		t.Errorf("defaults read back as %+v", c)
+	}
+}
+
+// TestNewCrawlSketchVersion checks that a crawl made with the form has the
+// latest sketch version, also when the form was filled from the settings
+// of a crawl made with version 1 ("reuse settings"): only that crawl's
+// own runs keep its version.
+func TestNewCrawlSketchVersion(t *testing.T) {
+	old := crawl.DefaultConfig()
+	old.Seeds, old.SketchVersion = []string{"http://example.org/"}, neardup.Version1
+	for name, f := range map[string]Fields{"defaults": Defaults(), "reused": FromConfig(old, "again")} {
+		f.Seeds = "example.org"
+		if r := Check(f); !r.OK() || r.Config.SketchVersion != neardup.LatestVersion {
+			t.Errorf("%s: sketch version %d (%v); want %d", name, r.Config.SketchVersion, r.Errors, neardup.LatestVersion)
+		}
 	}
 }

@@ -117,7 +117,7 @@ func benchOnce(site *testsite.Site, threads, depth, memURLs int, path string) (b
 	peakmem.Reset()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	stopWatch := watchMemory(threads)
+	stopWatch := benchWatch(threads)
 	start := time.Now()
 	err = e.Run(context.Background())
 	secs := time.Since(start).Seconds()

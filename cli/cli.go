@@ -89,6 +89,7 @@ func Main(args []string, s IO) int {
 		return fail(s, name, err)
 	}
 	defer stop()
+	defer watchMemory(os.Getenv(peakProfileEnv))()
 	return c.run(args[1:], s)
 }
 

@@ -346,7 +346,15 @@ func (e *Engine) distribute(ctx context.Context) {
 	}
 }
 
-// refill claims up to n spilled URLs from the store into the frontier.
+// claimStep is the most URLs one of refill's claims takes from the store.
+// A claim's passing memory grows with its size (the rows the statement
+// returns, SQLite's journal of the pages it changes, the rows read into
+// Go): claiming 50,000 URLs at once raised the resident size by about
+// 30 MB for the moment, 5,000 at a time by 5 MB, at the same cost per URL.
+const claimStep = 5000
+
+// refill claims up to n spilled URLs from the store into the frontier,
+// claimStep at a time, and pushes them at once, as one claim would.
 func (e *Engine) refill(ctx context.Context, n int) error {
 	if err := e.flush(); err != nil {
 		if errors.Is(err, errStopping) {
@@ -354,26 +362,39 @@ func (e *Engine) refill(ctx context.Context, n int) error {
 		}
 		return err
 	}
-	items, err := e.store.Claim(ctx, e.owner, n, e.cfg.Strategy)
-	if err != nil {
-		return fmt.Errorf("claim waiting URLs: %w", err)
+	items := make([]Item, 0, min(n, max(int(e.spilled.Load()), claimStep)))
+	var err error
+	for len(items) < n {
+		want := min(n-len(items), claimStep)
+		var got []Item
+		if got, err = e.store.Claim(ctx, e.owner, want, e.cfg.Strategy); err != nil {
+			err = fmt.Errorf("claim waiting URLs: %w", err)
+			break
+		}
+		items = append(items, got...)
+		if len(got) < want {
+			break // the store has no more
+		}
 	}
 	if len(items) == 0 {
-		e.spilled.Store(0)
-		return nil
+		if err == nil {
+			e.spilled.Store(0)
+		}
+		return err
 	}
 	e.spilled.Add(-int64(len(items)))
 	if e.spilled.Load() < 0 {
 		e.spilled.Store(0)
 	}
 	e.pushClaimed(items)
-	return nil
+	return err
 }
 
 // pushClaimed puts URLs claimed from the store into the frontier, those
 // of the priority lane in its lane.
 func (e *Engine) pushClaimed(items []Item) {
-	var lane, rest []frontier.Entry[Item]
+	var lane []frontier.Entry[Item]
+	rest := make([]frontier.Entry[Item], 0, len(items))
 	for _, it := range items {
 		ent := frontier.Entry[Item]{Value: it, FP: it.FP, Depth: it.Depth}
 		if it.Urgent {

@@ -48,7 +48,15 @@ func main() {
 	colly := flag.String("colly", "../../build/peers-colly", "Colly crawler binary (./colly)")
 	siteBin := flag.String("site", "../../build/peers-site", "site server binary (./site)")
 	pages := flag.Int("pages", 5000, "pages on the site")
+	memory := flag.Bool("memory", false, "crawl once with Trawler alone, with no latency, and report its peak RSS (see memory.go)")
+	threads := flag.Int("threads", 50, "Trawler's threads with -memory")
 	flag.Parse()
+	if *memory {
+		if err := memoryRun(*trawler, *siteBin, *pages, *threads); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	configs := []struct {
 		threads int
 		latency time.Duration

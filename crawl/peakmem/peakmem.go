@@ -22,6 +22,14 @@ func Peak() int64 { return status("VmHWM:") }
 // when it cannot be read; watching it shows when the peak is reached.
 func Current() int64 { return status("VmRSS:") }
 
+// Anon returns the process's resident anonymous memory in bytes (RssAnon:
+// its heaps, Go's and C's), or 0 when it cannot be read.
+func Anon() int64 { return status("RssAnon:") }
+
+// File returns the process's resident file-backed memory in bytes
+// (RssFile: mostly the program's code), or 0 when it cannot be read.
+func File() int64 { return status("RssFile:") }
+
 // status returns the kB figure of one line of /proc/self/status in bytes.
 func status(field string) int64 {
 	b, err := os.ReadFile("/proc/self/status")

@@ -31,7 +31,7 @@ type Stats struct {
 type site struct {
 	pages   int
 	latency time.Duration
-	page    []string // the documents, made once
+	page    []string // the documents, made once; nil for a site larger than keptPages
 
 	mu   sync.Mutex
 	hits []int32
@@ -48,6 +48,9 @@ func main() {
 	}
 	s := &site{pages: *pages, latency: *latency, hits: make([]int32, *pages)}
 	for i := range *pages {
+		if *pages > keptPages {
+			break
+		}
 		s.page = append(s.page, s.html(i))
 	}
 	fmt.Fprintf(os.Stdout, "http://%s/\n", ln.Addr())
@@ -98,8 +101,17 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.hits[i]++
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if s.page == nil {
+		fmt.Fprint(w, s.html(i))
+		return
+	}
 	fmt.Fprint(w, s.page[i])
 }
+
+// keptPages is the largest site whose pages are made once and kept: a
+// million pages of 4 KiB would hold 4 GB, so a larger site makes each
+// page when it is asked for.
+const keptPages = 100_000
 
 // links are page i's 10 links: its children in a 10-ary tree (so every
 // page is reachable), the rest pseudo-random pages.

@@ -183,46 +183,39 @@ func migrationFiles() ([]string, error) {
 	return files, nil
 }
 
-// migrate applies the missing schema steps, each in its own transaction
-// that also records the new version, so a crash leaves a whole version.
+// migrate applies the missing schema steps in one transaction that also
+// records the new version, so a crash leaves the old version whole. The
+// version is read inside the write transaction, so two processes opening a
+// new file at once cannot both apply a step. A new file takes every step
+// at once: committing each alone made opening it cost three times as much.
 func (d *DB) migrate(ctx context.Context) error {
 	steps, err := migrationFiles()
 	if err != nil {
 		return err
 	}
-	for {
-		done, err := d.migrateOne(ctx, steps)
-		if err != nil || done {
-			return err
-		}
-	}
-}
-
-// migrateOne applies the next step, if any; done is true when the schema
-// is current. The version is read inside the write transaction, so two
-// processes opening a new file at once cannot both apply a step.
-func (d *DB) migrateOne(ctx context.Context, steps []string) (done bool, err error) {
 	tx, err := d.w.BeginTx(ctx, nil)
 	if err != nil {
-		return false, err
+		return err
 	}
 	defer tx.Rollback()
 	version, err := checkHeader(ctx, tx, len(steps))
 	if err != nil || version == len(steps) {
-		return true, err
+		return err
 	}
-	body, err := migrations.ReadFile(steps[version])
-	if err != nil {
-		return false, err
+	for v := version; v < len(steps); v++ {
+		body, err := migrations.ReadFile(steps[v])
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+			return fmt.Errorf("migrate schema to version %d (%s): %w", v+1, steps[v], err)
+		}
 	}
-	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-		return false, fmt.Errorf("migrate schema to version %d (%s): %w", version+1, steps[version], err)
-	}
-	set := fmt.Sprintf("PRAGMA user_version = %d; PRAGMA application_id = %d", version+1, appID)
+	set := fmt.Sprintf("PRAGMA user_version = %d; PRAGMA application_id = %d", len(steps), appID)
 	if _, err := tx.ExecContext(ctx, set); err != nil {
-		return false, err
+		return err
 	}
-	return false, tx.Commit()
+	return tx.Commit()
 }
 
 // checkHeader returns the file's schema version after making sure the file

@@ -44,6 +44,7 @@ type Engine struct {
 	nearCfg   neardup.Config
 
 	results      chan result
+	digests      chan *fetched // fetched answers waiting for a digester
 	flushReq     chan chan error
 	meter        meter
 	laneAt       time.Time // when distribute last asked the store for the priority lane
@@ -119,6 +120,7 @@ func New(cfg Config, store Store, opts ...Option) (*Engine, error) {
 		seen:      seen.New(seen.Config{Expected: cfg.ExpectedURLs}),
 		skipSeen:  seen.New(seen.Config{Expected: max(cfg.ExpectedURLs/16, 1024)}),
 		results:   make(chan result, 4*cfg.Threads+64),
+		digests:   make(chan *fetched, cfg.Threads),
 		flushReq:  make(chan chan error),
 		state:     StateIdle,
 		stopping:  make(chan struct{}),
@@ -238,10 +240,14 @@ func (e *Engine) Run(ctx context.Context) error {
 		scoring.Go(func() { e.scorer(e.bgCtx, vs, writerDone) })
 	}
 
+	workersDone, digestersDone := make(chan struct{}), make(chan struct{})
+	go e.digesters(ctx, workersDone, digestersDone)
 	e.startWorkers(ctx)
 	e.distribute(ctx)
 	e.front.Close()
 	e.pool.wg.Wait()
+	close(workersDone)
+	<-digestersDone
 	e.bgDone.Wait() // workers started every sitemap reader; none starts now
 	close(e.results)
 	<-writerDone

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/trawler/trawler/crawl/fetch"
@@ -26,6 +27,7 @@ func (e *Engine) work(ctx, retire context.Context) {
 			return
 		}
 		e.inHand.Add(int64(len(lease.Entries)))
+		var digesting sync.WaitGroup
 		for i, ent := range lease.Entries {
 			if !e.waitIfPaused(retire) || !e.reserve() {
 				rest := lease.Entries[i:]
@@ -42,10 +44,16 @@ func (e *Engine) work(ctx, retire context.Context) {
 			it.Depth = ent.Depth
 			e.processing.Add(1)
 			e.inHand.Add(-1)
-			r, out := e.visit(ctx, it)
+			f, r, out := e.visit(ctx, it)
 			switch out {
 			case visited:
-				e.results <- r
+				if f != nil {
+					digesting.Add(1)
+					f.done = &digesting
+					e.digests <- f // digested while this worker fetches the next URL of its batch
+				} else {
+					e.results <- r
+				}
 			case requeued:
 				e.processing.Add(-1)
 				e.reserved.Add(-1)
@@ -56,6 +64,9 @@ func (e *Engine) work(ctx, retire context.Context) {
 				e.parked.Add(1)
 			}
 		}
+		// The batch's pages join the frontier's choice of the next
+		// batch, as when a worker digested each page itself.
+		digesting.Wait()
 		e.front.Return(lease)
 	}
 }
@@ -79,9 +90,18 @@ const (
 	cancelled                // the crawl is ending: it stays waiting in the store
 )
 
-// visit fetches one URL and turns the answer into a page and the new URLs
-// it leads to.
-func (e *Engine) visit(ctx context.Context, it Item) (result, outcome) {
+// fetched is a URL's answer on its way from the worker that fetched it to
+// a digester (see digest).
+type fetched struct {
+	it   Item
+	p    *Page
+	resp *fetch.Response // nil when the fetch failed
+	done *sync.WaitGroup // the fetching worker's, told when f is digested
+}
+
+// visit fetches one URL. A fetched answer comes back as f, to be digested;
+// a URL refused by robots.txt as a result at once.
+func (e *Engine) visit(ctx context.Context, it Item) (f *fetched, r result, out outcome) {
 	_, hostport := splitHost(it.URL)
 	p := &Page{
 		URL: it.URL, FP: it.FP, Host: hostport, Depth: it.Depth, Parent: it.Parent,
@@ -90,17 +110,17 @@ func (e *Engine) visit(ctx context.Context, it Item) (result, outcome) {
 	switch e.gate(ctx, it, hostport) {
 	case later:
 		if ctx.Err() != nil || e.isStopping() {
-			return result{}, cancelled
+			return nil, result{}, cancelled
 		}
-		return result{}, requeued
+		return nil, result{}, requeued
 	case blocked:
 		e.reserved.Add(-1) // no fetch is made: the page cap has room for another URL
-		return result{skips: []Skip{{URL: it.URL, FP: it.FP, Depth: it.Depth, Parent: it.Parent,
+		return nil, result{skips: []Skip{{URL: it.URL, FP: it.FP, Depth: it.Depth, Parent: it.Parent,
 			Resource: it.Resource, Reason: SkipRobots, Claimed: true}}}, visited
 	}
 	if e.polite.limiter != nil {
 		if err := e.polite.limiter.Wait(ctx); err != nil {
-			return result{}, cancelled
+			return nil, result{}, cancelled
 		}
 		p.FetchedAt = time.Now().UTC()
 	}
@@ -108,12 +128,12 @@ func (e *Engine) visit(ctx context.Context, it Item) (result, outcome) {
 	p.Duration = time.Since(p.FetchedAt)
 	if err != nil {
 		if ctx.Err() != nil {
-			return result{}, cancelled
+			return nil, result{}, cancelled
 		}
 		p.Err = err.Error()
 	}
 	if e.backoff(it, hostport, resp) {
-		return result{}, requeued
+		return nil, result{}, requeued
 	}
 	if resp != nil {
 		fillResponse(p, resp)
@@ -132,6 +152,12 @@ func (e *Engine) visit(ctx context.Context, it Item) (result, outcome) {
 		e.logger.Log(ctx, LevelFetch, "fetched", "url", p.URL, "status", p.Status, "bytes", p.Length,
 			"ms", p.Duration.Milliseconds(), "err", p.Err)
 	}
+	return &fetched{it: it, p: p, resp: resp}, result{}, visited
+}
+
+// digest turns a fetched answer into a page and the new URLs it leads to.
+func (e *Engine) digest(ctx context.Context, f *fetched) result {
+	it, p, resp := f.it, f.p, f.resp
 	var refs []Link
 	var skips []Skip
 	follow := true
@@ -147,7 +173,7 @@ func (e *Engine) visit(ctx context.Context, it Item) (result, outcome) {
 	}
 	items, lower, more := e.discover(p, it.Hops, follow)
 	held := e.admit(items)
-	return result{page: p, items: items, held: held, lower: lower, skips: append(skips, more...)}, visited
+	return result{page: p, items: items, held: held, lower: lower, skips: append(skips, more...)}
 }
 
 func isRedirect(status int) bool {

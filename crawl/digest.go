@@ -1,0 +1,37 @@
+package crawl
+
+import (
+	"context"
+	"runtime"
+	"sync"
+)
+
+// Workers fetch; what a page says (its metadata, text, links, sketch) is
+// worked out by a few digesters, so that a worker starts the next fetch of
+// its batch as soon as it has an answer. Threads stays the number of
+// fetches at once. A worker hands its queue back, and takes the next batch,
+// only when its batch is digested: the frontier then chooses among the
+// same URLs as when each worker digested its own pages, so the orders of
+// a one-thread crawl are unchanged.
+
+// digesters runs the digesters until the workers have stopped (each waits
+// for its pages to be digested); done is then closed.
+func (e *Engine) digesters(ctx context.Context, workersDone <-chan struct{}, done chan<- struct{}) {
+	var wg sync.WaitGroup
+	for range digesterCount() {
+		wg.Go(func() {
+			for f := range e.digests {
+				e.results <- e.digest(ctx, f)
+				f.done.Done()
+			}
+		})
+	}
+	<-workersDone
+	close(e.digests)
+	wg.Wait()
+	close(done)
+}
+
+// digesterCount is how many pages are digested at once: as many as the
+// processors that run Go code, so digesting keeps them busy and no more.
+func digesterCount() int { return runtime.GOMAXPROCS(0) }

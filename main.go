@@ -8,11 +8,16 @@
 package main
 
 import (
+	"context"
 	"os"
 
 	"github.com/trawler/trawler/cli"
+	"github.com/trawler/trawler/crawl/membudget"
 )
 
 func main() {
+	// The process's garbage-collection policy, whichever face runs: a big
+	// crawl's heap gets half its size as headroom rather than all of it.
+	go membudget.Watch(context.Background(), membudget.Config{})
 	os.Exit(cli.Main(os.Args[1:], cli.Std()))
 }

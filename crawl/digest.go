@@ -1,14 +1,14 @@
 package crawl
 
 import (
-	"context"
 	"runtime"
 	"sync"
 )
 
 // Workers fetch; what a page says (its metadata, text, links, sketch) is
 // worked out by a few digesters, so that a worker starts the next fetch of
-// its batch as soon as it has an answer. Threads stays the number of
+// its batch as soon as it has an answer. A digester does no I/O (what it
+// needs from the store, the worker reads), so a few are enough. Threads stays the number of
 // fetches at once. A worker hands its queue back, and takes the next batch,
 // only when its batch is digested: the frontier then chooses among the
 // same URLs as when each worker digested its own pages, so the orders of
@@ -16,12 +16,12 @@ import (
 
 // digesters runs the digesters until the workers have stopped (each waits
 // for its pages to be digested); done is then closed.
-func (e *Engine) digesters(ctx context.Context, workersDone <-chan struct{}, done chan<- struct{}) {
+func (e *Engine) digesters(workersDone <-chan struct{}, done chan<- struct{}) {
 	var wg sync.WaitGroup
 	for range digesterCount() {
 		wg.Go(func() {
 			for f := range e.digests {
-				e.results <- e.digest(ctx, f)
+				e.results <- e.digest(f)
 				f.done.Done()
 			}
 		})

@@ -241,7 +241,7 @@ func (e *Engine) Run(ctx context.Context) error {
 	}
 
 	workersDone, digestersDone := make(chan struct{}), make(chan struct{})
-	go e.digesters(ctx, workersDone, digestersDone)
+	go e.digesters(workersDone, digestersDone)
 	e.startWorkers(ctx)
 	e.distribute(ctx)
 	e.front.Close()

@@ -97,6 +97,9 @@ type fetched struct {
 	p    *Page
 	resp *fetch.Response // nil when the fetch failed
 	done *sync.WaitGroup // the fetching worker's, told when f is digested
+	// stored is an unchanged page's sketch from its last visit, when
+	// near-duplicates are looked for.
+	stored neardup.Sketch
 }
 
 // visit fetches one URL. A fetched answer comes back as f, to be digested;
@@ -152,11 +155,15 @@ func (e *Engine) visit(ctx context.Context, it Item) (f *fetched, r result, out 
 		e.logger.Log(ctx, LevelFetch, "fetched", "url", p.URL, "status", p.Status, "bytes", p.Length,
 			"ms", p.Duration.Milliseconds(), "err", p.Err)
 	}
-	return &fetched{it: it, p: p, resp: resp}, result{}, visited
+	f = &fetched{it: it, p: p, resp: resp}
+	if e.near != nil && !it.Resource && p.Err == "" && p.Status == http.StatusNotModified {
+		f.stored = e.storedSketch(ctx, p) // read here: digesters never wait for the store
+	}
+	return f, result{}, visited
 }
 
 // digest turns a fetched answer into a page and the new URLs it leads to.
-func (e *Engine) digest(ctx context.Context, f *fetched) result {
+func (e *Engine) digest(f *fetched) result {
 	it, p, resp := f.it, f.p, f.resp
 	var refs []Link
 	var skips []Skip
@@ -169,7 +176,7 @@ func (e *Engine) digest(ctx context.Context, f *fetched) result {
 	}
 	p.Links = refs
 	if e.near != nil && !it.Resource && p.Err == "" {
-		e.nearDup(ctx, p)
+		e.nearDup(p, f.stored)
 	}
 	items, lower, more := e.discover(p, it.Hops, follow)
 	held := e.admit(items)
@@ -229,22 +236,14 @@ func conditional(v *Validators) http.Header {
 	return h
 }
 
-// nearDup sketches the page's text, or takes its stored sketch when the
-// server said it has not changed, and finds its best match among the
-// pages sketched before it.
-func (e *Engine) nearDup(ctx context.Context, p *Page) {
-	var s neardup.Sketch
-	switch {
-	case p.Text != "":
+// nearDup sketches the page's text, or takes stored, its sketch from the
+// last visit, when the server said it has not changed, and finds its best
+// match among the pages sketched before it.
+func (e *Engine) nearDup(p *Page, stored neardup.Sketch) {
+	s := stored
+	if p.Text != "" {
 		s = e.nearCfg.Sketch(p.Text) // already normalized (parse.Document.Text, or describe)
 		p.Sketch = s
-	case p.Status == http.StatusNotModified:
-		stored, err := e.store.Sketch(ctx, p.FP)
-		if err != nil {
-			e.logger.Warn("read the stored sketch of an unchanged page", "url", p.URL, "err", err)
-			return
-		}
-		s = stored
 	}
 	if s == nil {
 		return
@@ -258,6 +257,17 @@ func (e *Engine) nearDup(ctx context.Context, p *Page) {
 		e.logger.Info("near-duplicate index full: each page is now compared with the latest pages only",
 			"near-window", e.cfg.NearWindow)
 	}
+}
+
+// storedSketch reads the sketch stored at an unchanged page's last visit;
+// nil when there is none or it cannot be read (logged).
+func (e *Engine) storedSketch(ctx context.Context, p *Page) neardup.Sketch {
+	s, err := e.store.Sketch(ctx, p.FP)
+	if err != nil {
+		e.logger.Warn("read the stored sketch of an unchanged page", "url", p.URL, "err", err)
+		return nil
+	}
+	return s
 }
 
 // fillResponse copies what the response told about the resource.

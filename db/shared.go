@@ -226,11 +226,11 @@ WHERE crawl_id = ? AND state = 0 AND owner = ?`, s.id, owner)
 // fenced reports whether a robot may store the outcome of URL fp: always
 // outside robot mode; in it, only while its lease holds. A lost page is
 // counted and logged by the caller's count.
-func (s *CrawlStore) fenced(ctx context.Context, tx *sql.Tx, owner string, fp uint64, now int64) (bool, error) {
+func (s *CrawlStore) fenced(ctx context.Context, tx *sql.Tx, owner string, fp uint64, now, began int64) (bool, error) {
 	if s.shared == nil {
 		return true, nil
 	}
-	ok, err := s.holdsLease(ctx, tx, owner, fp, now)
+	ok, err := s.holdsLease(ctx, tx, owner, fp, now, began)
 	if err == nil && !ok {
 		s.shared.lost.Add(1)
 	}
@@ -238,12 +238,16 @@ func (s *CrawlStore) fenced(ctx context.Context, tx *sql.Tx, owner string, fp ui
 }
 
 // holdsLease reports, inside a batch's transaction, whether owner still
-// holds the lease of the URL of fingerprint fp; the row stays locked
-// until the batch commits, so the lease cannot pass to another meanwhile.
-func (s *CrawlStore) holdsLease(ctx context.Context, tx *sql.Tx, owner string, fp uint64, now int64) (bool, error) {
+// holds the lease of the URL of fingerprint fp, taken no later than began,
+// when the work being stored began; the row stays locked until the batch
+// commits, so the lease cannot pass to another meanwhile. A robot stopped
+// past its lease may claim the URL again before it stores the answer it
+// fetched under the old lease: that answer is as late as another robot's
+// would be, and began tells it apart.
+func (s *CrawlStore) holdsLease(ctx context.Context, tx *sql.Tx, owner string, fp uint64, now, began int64) (bool, error) {
 	var one int
 	err := tx.QueryRowContext(ctx, `SELECT 1 FROM urls WHERE crawl_id = ? AND fp = ? AND owner = ? AND lease_until >= ?
-FOR UPDATE`, s.id, int64(fp), owner, now).Scan(&one)
+AND coalesce(leased_at, 0) <= ? FOR UPDATE`, s.id, int64(fp), owner, now, began).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}

@@ -94,6 +94,7 @@ func TestLeaseExpiresAndFences(t *testing.T) {
 		t.Fatalf("A claimed %v, %v", got, err)
 	}
 	u := got[0]
+	fetchedByA := time.Now()
 	if more, _ := b.Claim(ctx, "B", 100, crawl.BFS); slices.Contains(urlsOf(more), u.URL) {
 		t.Fatal("B claimed A's URL while A's lease held")
 	}
@@ -107,17 +108,57 @@ func TestLeaseExpiresAndFences(t *testing.T) {
 		t.Fatalf("B did not take A's expired URL; took %v", urlsOf(taken))
 	}
 	late := page(u.URL, 1, 0)
-	late.Title = "A's late page"
+	late.Title, late.FetchedAt = "A's late page", fetchedByA
 	mustApply(t, a, "A", &crawl.Batch{Pages: []*crawl.Page{late}})
 	if n := a.LostPages(); n != 1 {
 		t.Errorf("A lost %d pages, want 1", n)
 	}
 	fresh := page(u.URL, 1, 0)
-	fresh.Title = "B's page"
+	fresh.Title, fresh.FetchedAt = "B's page", time.Now()
 	mustApply(t, b, "B", &crawl.Batch{Pages: []*crawl.Page{fresh}})
 	rows, err := d.Pages(ctx, PageQuery{Crawl: a.ID()})
 	if err != nil || len(rows) != 1 || rows[0].Title != "B's page" {
 		t.Errorf("stored %+v (%v), want B's page alone", rows, err)
+	}
+}
+
+// TestLeaseTakenAgainFences: a robot that stalls past its lease and
+// claims its URL again before it stores the page fetched under the old
+// lease does not store that page (it is as late as anyone's); the page it
+// fetches under the new lease is stored.
+func TestLeaseTakenAgainFences(t *testing.T) {
+	d, a, _ := sharedPair(t, 300*time.Millisecond)
+	ctx := context.Background()
+	got, err := a.Claim(ctx, "A", 1, crawl.BFS)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("A claimed %v, %v", got, err)
+	}
+	u := got[0]
+	fetched := time.Now()
+	time.Sleep(400 * time.Millisecond) // A stalls past its lease
+	var again []crawl.Item
+	for range 3 {
+		more, _ := a.Claim(ctx, "A", 100, crawl.BFS)
+		again = append(again, more...)
+	}
+	if !slices.Contains(urlsOf(again), u.URL) {
+		t.Fatalf("A did not take its expired URL again; took %v", urlsOf(again))
+	}
+	late := page(u.URL, 1, 0)
+	late.Title, late.FetchedAt = "fetched under the old lease", fetched
+	mustApply(t, a, "A", &crawl.Batch{Pages: []*crawl.Page{late}})
+	if n := a.LostPages(); n != 1 {
+		t.Errorf("A lost %d pages, want 1", n)
+	}
+	if rows, err := d.Pages(ctx, PageQuery{Crawl: a.ID()}); err != nil || len(rows) != 0 {
+		t.Fatalf("stored %+v (%v), want nothing", rows, err)
+	}
+	fresh := page(u.URL, 1, 0)
+	fresh.Title, fresh.FetchedAt = "fetched under the new lease", time.Now()
+	mustApply(t, a, "A", &crawl.Batch{Pages: []*crawl.Page{fresh}})
+	rows, err := d.Pages(ctx, PageQuery{Crawl: a.ID()})
+	if err != nil || len(rows) != 1 || rows[0].Title != fresh.Title {
+		t.Errorf("stored %+v (%v), want the page fetched under the new lease", rows, err)
 	}
 }
 

@@ -130,7 +130,7 @@ func (s *CrawlStore) apply(ctx context.Context, owner string, b *crawl.Batch) er
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("apply batch: %w", err)
 			}
-			if keep, err := s.fenced(wctx, tx, owner, p.FP, now); err != nil || !keep {
+			if keep, err := s.fenced(wctx, tx, owner, p.FP, now, p.FetchedAt.UnixNano()); err != nil || !keep {
 				if err != nil {
 					return err
 				}
@@ -184,7 +184,7 @@ func (s *CrawlStore) applySkipped(ctx context.Context, tx *sql.Tx, owner string,
 			continue
 		}
 		if sk.Claimed {
-			if keep, ferr := s.fenced(ctx, tx, owner, sk.FP, now); ferr != nil || !keep {
+			if keep, ferr := s.fenced(ctx, tx, owner, sk.FP, now, now); ferr != nil || !keep {
 				if ferr != nil {
 					return ferr
 				}

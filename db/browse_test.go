@@ -188,7 +188,7 @@ func TestPageFilters(t *testing.T) {
 	// Few matches are found through the filters' indexes and sorted; many
 	// are found by walking the sort column's index, checking the filters
 	// row by row or against sets. Take every way (see candidates); the
-	// last runs out of time in every plan but the last.
+	// last stops every walk but the last at its first entry (see bounds).
 	for way := range 5 {
 		forcePlan = func(c []listPlan) listPlan { return c[min(way, len(c)-1)] }
 		if way == 4 {

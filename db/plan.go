@@ -49,6 +49,13 @@ type listPlan struct {
 	gather bool // find the matching rows first, then sort them; otherwise walk the sort order
 	access      // how the query reaches the pages
 	cost   float64
+	// A walk's estimate as parts: what it pays before its first entry (its
+	// sets), what each entry walked costs, how many it walks when the
+	// matches are spread evenly (no clusters).
+	fixed, perEntry, entries float64
+	// bound is the most index entries the walk may read, 0 for any (see
+	// bounds).
+	bound int
 }
 
 // forcePlan, when a test sets it, makes plans return only the candidate
@@ -88,23 +95,67 @@ func (d *DB) plans(ctx context.Context, q *PageQuery, offset int) (plans []listP
 		return []listPlan{forcePlan(c)}, false, nil
 	}
 	slices.SortStableFunc(c, func(a, b listPlan) int { return cmp.Compare(a.cost, b.cost) })
-	return c, false, nil
+	return bounds(c), false, nil
 }
 
-// budget is how long a plan may run before the next is tried: the next
-// one's estimate, at least minBudget. Estimates assume matches spread
-// evenly along the sort order; when they gather late in it, a walk runs
-// out of its budget and the next plan, which depends less on where they
-// are, takes over, so the listing costs at most about twice the better.
-func budget(next listPlan) time.Duration {
-	return max(minBudget, time.Duration(next.cost*budgetScale)*time.Microsecond)
+// bounds limits the index entries each walk but the last may read, so
+// that it stops at about the cost of the plan after it (at least
+// minBudget): the estimates assume matches spread evenly along the sort
+// order; when they gather late in it, a walk reaches its bound and the
+// next plan, which depends less on where they are, takes over, so the
+// listing costs at most about twice the better. A bound counts entries,
+// not time: it stops a walk at the same place whatever else the machine
+// is doing, and without interrupting SQLite (which costs the connection
+// and its cache).
+//
+// When the cheapest walk on evenly spread matches is much cheaper than the
+// first plan, it goes first, bounded to probeEntries times the entries it
+// expects to read: matches either spread along an order or gather in a
+// few runs (a host's pages in URL order), and this tells which, cheaply.
+func bounds(plans []listPlan) []listPlan {
+	best := -1
+	for i, p := range plans {
+		if !p.gather && p.perEntry > 0 && (best < 0 || p.optimistic() < plans[best].optimistic()) {
+			best = i
+		}
+	}
+	if best > 0 && plans[best].optimistic()*probeGain < plans[0].cost && plans[best].sets != plans[0].sets {
+		probe := plans[best]
+		probe.cost = probe.optimistic()
+		plans = append([]listPlan{probe}, plans...)
+		plans[0].bound = probeBound(probe)
+	}
+	for i := range plans[:len(plans)-1] {
+		p := &plans[i]
+		if p.gather || p.bound > 0 {
+			continue
+		}
+		allowed := max(float64(minBudget.Microseconds()), plans[i+1].cost*budgetScale)
+		p.bound = max(1, int(min((allowed-p.fixed)/max(p.perEntry, costEntry), math.MaxInt32)))
+	}
+	return plans
 }
 
-// minBudget is the least time a plan is given; budgetScale turns an
-// estimate in microseconds into the time a plan is given.
+// optimistic is what walk p costs when the matches are spread evenly.
+func (p listPlan) optimistic() float64 { return p.fixed + p.entries*p.perEntry }
+
+// probeBound is the bound of a walk tried first on the hope that the
+// matches are spread evenly.
+func probeBound(p listPlan) int {
+	return max(1, int(min(probeEntries*p.entries+probeSlack, math.MaxInt32)))
+}
+
+// minBudget is the least cost a walk may reach before the next plan is
+// tried; budgetScale turns the next plan's estimate into the cost a walk
+// may reach. A probe (see bounds) is tried when it costs probeGain times
+// less than the first plan, and walks probeEntries times the entries it
+// expects, plus probeSlack.
 var (
-	minBudget   = 30 * time.Millisecond
-	budgetScale = 1.5
+	minBudget    = 30 * time.Millisecond
+	budgetScale  = 1.5
+	probeGain    = 4.0
+	probeEntries = 3.0
+	probeSlack   = 1000.0
 )
 
 // candidates are the plans for q worth costing: walks checking the filters
@@ -131,19 +182,6 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 	want := float64(offset + q.limit())
 	walk := func(sets filterSet) listPlan {
 		p := listPlan{access: access{index: index, sets: sets, probe: s.match, bounds: s.bounds, boundArgs: s.boundArgs}}
-		// The filters are checked in stages: in the index entry, against
-		// sets, row by row, the search last. Each stage must pass on as
-		// many rows as the next needs: at its density, plus a run of rows
-		// it refuses (matches come in clusters: a host's pages in URL
-		// order, a status's in size order, …).
-		passed := covered // share of the crawl's entries reaching a stage
-		stage := func(need, density, cost float64) float64 {
-			density = math.Max(density, 1/s.span)
-			n := math.Min(s.span*passed, need/density+clusterShare*s.span*passed*(1-density))
-			p.cost += n * cost
-			passed *= density
-			return n
-		}
 		setShare, rowShare, search := 1.0, 1.0, 1.0
 		for f, d := range share {
 			switch {
@@ -153,9 +191,9 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 				if n >= countCap {
 					n = s.crawl // counted up to the cap only: the set may be as large as the crawl
 				}
-				p.cost += n * costSet
+				p.fixed += n * costSet
 				if f == byNear {
-					p.cost += n * (costRow/2 - costSet) // a seek in pages_near per group
+					p.fixed += n * (costRow/2 - costSet) // a seek in pages_near per group
 				}
 				setShare *= d
 			case f == bySearch:
@@ -164,19 +202,38 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 				rowShare *= d
 			}
 		}
-		// Work back from the rows wanted: how many the last stage must
-		// see, then the one before it, down to the entries walked.
-		passed = covered * setShare * rowShare
-		need := want
-		if uncovered&bySearch != 0 && sets&bySearch == 0 {
-			need = stage(need, search, costProbe)
+		// The filters are checked in stages: in the index entry, against
+		// sets, row by row, the search last. Each stage must pass on as
+		// many rows as the next needs: at its density, plus a run of rows
+		// it refuses (matches come in clusters: a host's pages in URL
+		// order, a status's in size order, …). Work back from the rows
+		// wanted: how many the last stage must see, then the one before
+		// it, down to the entries walked.
+		cost := func(cluster float64) (cost, entries float64) {
+			passed := 1.0 // share of the crawl's entries reaching a stage
+			stage := func(need, density, each float64) float64 {
+				density = math.Max(density, 1/s.span)
+				n := math.Min(s.span*passed, need/density+cluster*s.span*passed*(1-density))
+				cost += n * each
+				return n
+			}
+			passed = covered * setShare * rowShare
+			need := want
+			if uncovered&bySearch != 0 && sets&bySearch == 0 {
+				need = stage(need, search, costProbe)
+			}
+			passed = covered * setShare
+			if rowShare < 1 || uncovered&^sets&^bySearch != 0 {
+				need = stage(need, rowShare, costRow)
+			}
+			passed = 1
+			entries = stage(need, covered*setShare, costEntry)
+			return cost, entries
 		}
-		passed = covered * setShare
-		if rowShare < 1 || uncovered&^sets&^bySearch != 0 {
-			need = stage(need, rowShare, costRow)
-		}
-		passed = 1
-		stage(need, covered*setShare, costEntry)
+		walked, _ := cost(clusterShare)
+		even, entries := cost(0)
+		p.cost = p.fixed + walked
+		p.entries, p.perEntry = entries, even/math.Max(entries, 1)
 		return p
 	}
 	var mixed, every filterSet

@@ -34,10 +34,11 @@ import (
 // Estimated costs, in microseconds, of the steps of a listing on a million
 // pages whose file is in the operating system's cache but not SQLite's.
 const (
-	costEntry = 0.3   // the next entry of an index walked in order
-	costSet   = 0.4   // an id added to a set of ids
-	costRow   = 4.0   // a page, or a verdict, read by id: a random read
-	costProbe = 100.0 // asking the full-text index whether one page matches
+	costEntry   = 0.3   // the next entry of an index walked in order
+	costSet     = 0.4   // an id added to a set of ids
+	costRow     = 4.0   // a page read by id: a random read
+	costVerdict = 1.2   // a page's verdict read by id
+	costProbe   = 100.0 // asking the full-text index whether one page matches
 )
 
 // clusterShare is the run of refused rows, as a share of the rows a walk
@@ -95,7 +96,7 @@ func (d *DB) plans(ctx context.Context, q *PageQuery, offset int) (plans []listP
 		return []listPlan{forcePlan(c)}, false, nil
 	}
 	slices.SortStableFunc(c, func(a, b listPlan) int { return cmp.Compare(a.cost, b.cost) })
-	return bounds(c), false, nil
+	return bounds(c, s.span), false, nil
 }
 
 // bounds limits the index entries each walk but the last may read, so
@@ -112,7 +113,10 @@ func (d *DB) plans(ctx context.Context, q *PageQuery, offset int) (plans []listP
 // first plan, it goes first, bounded to probeEntries times the entries it
 // expects to read: matches either spread along an order or gather in a
 // few runs (a host's pages in URL order), and this tells which, cheaply.
-func bounds(plans []listPlan) []listPlan {
+//
+// A bound that reaches span, the entries a walk may read at all, is
+// dropped: a bounded walk costs a little more per entry.
+func bounds(plans []listPlan, span float64) []listPlan {
 	best := -1
 	for i, p := range plans {
 		if !p.gather && p.perEntry > 0 && (best < 0 || p.optimistic() < plans[best].optimistic()) {
@@ -132,6 +136,11 @@ func bounds(plans []listPlan) []listPlan {
 		}
 		allowed := max(float64(minBudget.Microseconds()), plans[i+1].cost*budgetScale)
 		p.bound = max(1, int(min((allowed-p.fixed)/max(p.perEntry, costEntry), math.MaxInt32)))
+	}
+	for i := range plans {
+		if float64(plans[i].bound) >= span {
+			plans[i].bound = 0
+		}
 	}
 	return plans
 }
@@ -183,6 +192,7 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 	walk := func(sets filterSet) listPlan {
 		p := listPlan{access: access{index: index, sets: sets, probe: s.match, bounds: s.bounds, boundArgs: s.boundArgs}}
 		setShare, rowShare, search := 1.0, 1.0, 1.0
+		rowCost, readRow := 0.0, 0.0 // the cost of checking a row: its verdict, the page read by id
 		for f, d := range share {
 			switch {
 			case uncovered&f == 0:
@@ -200,8 +210,17 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 				search = d
 			default:
 				rowShare *= d
+				if f == byVerdict {
+					rowCost += costVerdict // the verdict is read by id, the page is not
+				} else {
+					readRow = costRow
+				}
+				if f == byNear {
+					p.fixed += s.near / 2 * costSet // the set of groups with a match
+				}
 			}
 		}
+		rowCost += readRow
 		// The filters are checked in stages: in the index entry, against
 		// sets, row by row, the search last. Each stage must pass on as
 		// many rows as the next needs: at its density, plus a run of rows
@@ -224,7 +243,7 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 			}
 			passed = covered * setShare
 			if rowShare < 1 || uncovered&^sets&^bySearch != 0 {
-				need = stage(need, rowShare, costRow)
+				need = stage(need, rowShare, rowCost)
 			}
 			passed = 1
 			entries = stage(need, covered*setShare, costEntry)

@@ -29,12 +29,17 @@ func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, err
 		listed.Search = ""
 	}
 	var list []PageRow
+	short := map[string]int{} // the entries of an index a walk found too few rows in
 	for _, p := range plans {
+		if !p.gather && p.bound > 0 && p.bound <= short[p.index] {
+			continue // the same entries hold the same rows, however the filters are checked
+		}
 		// A bounded walk that found too few rows stopped short (see
 		// bounds): the next plan lists them.
 		if list, err = d.list(ctx, &listed, p, offset); err != nil || p.bound == 0 || len(list) == listed.limit() {
 			break
 		}
+		short[p.index] = max(short[p.index], p.bound)
 	}
 	if err != nil {
 		return nil, err

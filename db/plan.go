@@ -50,9 +50,10 @@ type listPlan struct {
 	gather bool // find the matching rows first, then sort them; otherwise walk the sort order
 	access      // how the query reaches the pages
 	cost   float64
-	// A walk's estimate as parts: what it pays before its first entry (its
-	// sets), what each entry walked costs, how many it walks when the
-	// matches are spread evenly (no clusters).
+	// A walk's estimate as parts: what it pays whatever it walks (its
+	// sets, the full-text checks of the rows it lists), what each entry
+	// walked costs, how many it walks when the matches are spread evenly
+	// (no clusters).
 	fixed, perEntry, entries float64
 	// bound is the most index entries the walk may read, 0 for any (see
 	// bounds).
@@ -228,7 +229,7 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 		// order, a status's in size order, …). Work back from the rows
 		// wanted: how many the last stage must see, then the one before
 		// it, down to the entries walked.
-		cost := func(cluster float64) (cost, entries float64) {
+		cost := func(cluster float64) (cost, entries, asked float64) {
 			passed := 1.0 // share of the crawl's entries reaching a stage
 			stage := func(need, density, each float64) float64 {
 				density = math.Max(density, 1/s.span)
@@ -240,6 +241,7 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 			need := want
 			if uncovered&bySearch != 0 && sets&bySearch == 0 {
 				need = stage(need, search, costProbe)
+				asked = cost
 			}
 			passed = covered * setShare
 			if rowShare < 1 || uncovered&^sets&^bySearch != 0 {
@@ -247,12 +249,16 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 			}
 			passed = 1
 			entries = stage(need, covered*setShare, costEntry)
-			return cost, entries
+			return cost, entries, asked
 		}
-		walked, _ := cost(clusterShare)
-		even, entries := cost(0)
+		walked, _, _ := cost(clusterShare)
+		even, entries, asked := cost(0)
 		p.cost = p.fixed + walked
-		p.entries, p.perEntry = entries, even/math.Max(entries, 1)
+		// The full-text index is asked about the rows the other filters
+		// keep, which are about the rows listed wherever they lie: the
+		// entries refused on the way cost no more than their stages.
+		p.fixed += asked
+		p.entries, p.perEntry = entries, (even-asked)/math.Max(entries, 1)
 		return p
 	}
 	var mixed, every filterSet

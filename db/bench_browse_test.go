@@ -36,6 +36,10 @@ func bigFilters() []bigFilter {
 		{"2xx-host", PageQuery{StatusClass: 2, Host: "host3.test"}, 20_000},
 		{"4xx-depth", PageQuery{StatusClass: 4, Depth: &one}, 33_334},
 		{"grey-2xx-depth", PageQuery{Verdict: "grey", StatusClass: 2, Depth: &two}, 33_334},
+		{"near-host", PageQuery{NearDuplicates: true, Host: "host0.test"}, 5000},
+		{"black-host", PageQuery{Verdict: "black", Host: "host5.test"}, 10_000},
+		{"search-black", PageQuery{Search: "text", Verdict: "black"}, 10_000},
+		{"search-near", PageQuery{Search: "text", NearDuplicates: true}, 50_000},
 	}
 }
 

@@ -46,8 +46,46 @@ type access struct {
 // filter builds the FROM and WHERE clauses of q, without paging, reaching
 // the pages as a says.
 func (q *PageQuery) filter(a access) (from, where string, args []any, err error) {
-	conds := []string{"p.crawl_id = ?"}
-	args = []any{q.Crawl}
+	from, fromArgs, cs, err := q.conds(a)
+	if err != nil {
+		return "", "", nil, err
+	}
+	where, args = cs.where(func(cond) bool { return true })
+	return from, where, append(fromArgs, args...), nil
+}
+
+// cond is one condition of a WHERE clause with its arguments. inIndex
+// marks those an entry of the walked index answers: the crawl, the bounds,
+// the status and depth, the host or type of their own index.
+type cond struct {
+	sql     string
+	args    []any
+	inIndex bool
+}
+
+// condList is a WHERE clause in parts, in the order SQLite should meet them.
+type condList []cond
+
+// where joins the conditions keep accepts with AND, with their arguments;
+// "true" when there are none.
+func (cs condList) where(keep func(cond) bool) (string, []any) {
+	var parts []string
+	var args []any
+	for _, c := range cs {
+		if keep(c) {
+			parts, args = append(parts, c.sql), append(args, c.args...)
+		}
+	}
+	if len(parts) == 0 {
+		return "true", nil
+	}
+	return strings.Join(parts, " AND "), args
+}
+
+// conds builds the FROM clause of q, with its arguments, and q's
+// conditions, without paging, reaching the pages as a says.
+func (q *PageQuery) conds(a access) (from string, fromArgs []any, cs condList, err error) {
+	cs = condList{{"p.crawl_id = ?", []any{q.Crawl}, true}}
 	from = "pages p"
 	if q.pg {
 		a = access{}
@@ -80,48 +118,44 @@ func (q *PageQuery) filter(a access) (from, where string, args []any, err error)
 	if q.Search != "" && (q.pg || search == "drive") {
 		var match string
 		if from, match, err = q.searchFromIndexed(a.index); err != nil {
-			return "", "", nil, err
+			return "", nil, nil, err
 		}
-		args = append([]any{match}, args...)
 		if !q.pg {
-			conds = append([]string{"pages_fts MATCH ?"}, conds...)
+			cs = append(condList{{"pages_fts MATCH ?", []any{match}, true}}, cs...)
 		} else {
-			conds = append(conds, "p.fts @@ tsq")
+			fromArgs = []any{match}
+			cs = append(cs, cond{"p.fts @@ tsq", nil, true})
 		}
 	}
 	if a.bounds != "" {
 		// Before the filters: SQLite bounds an index range by the first
 		// bound it meets, and these are the tightest.
-		conds = append(conds, a.bounds)
-		args = append(args, a.boundArgs...)
+		cs = append(cs, cond{a.bounds, a.boundArgs, true})
 	}
-	cond, cargs, err := statusClassCond(q.StatusClass, "p.status")
+	status, sargs, err := statusClassCond(q.StatusClass, "p.status")
 	if err != nil {
-		return "", "", nil, err
+		return "", nil, nil, err
 	}
-	if cond != "" {
-		conds, args = append(conds, cond), append(args, cargs...)
+	if status != "" {
+		cs = append(cs, cond{status, sargs, true})
 	}
 	if q.Depth != nil {
-		conds = append(conds, "p.depth = ?")
-		args = append(args, *q.Depth)
+		cs = append(cs, cond{"p.depth = ?", []any{*q.Depth}, true})
 	}
 	if q.ContentType != "" {
 		if in := set(byType); in != "" {
-			conds = append(conds, in+"(SELECT id FROM pages INDEXED BY pages_type WHERE crawl_id = ? AND content_type = ?)")
-			args = append(args, q.Crawl, q.ContentType)
+			cs = append(cs, cond{in + "(SELECT id FROM pages INDEXED BY pages_type WHERE crawl_id = ? AND content_type = ?)",
+				[]any{q.Crawl, q.ContentType}, false})
 		} else {
-			conds = append(conds, "p.content_type = ?")
-			args = append(args, q.ContentType)
+			cs = append(cs, cond{"p.content_type = ?", []any{q.ContentType}, a.index == "pages_type"})
 		}
 	}
 	if q.Host != "" {
 		if in := set(byHost); in != "" {
-			conds = append(conds, in+"(SELECT id FROM pages INDEXED BY pages_host WHERE crawl_id = ? AND host = ?)")
-			args = append(args, q.Crawl, q.Host)
+			cs = append(cs, cond{in + "(SELECT id FROM pages INDEXED BY pages_host WHERE crawl_id = ? AND host = ?)",
+				[]any{q.Crawl, q.Host}, false})
 		} else {
-			conds = append(conds, "p.host = ?")
-			args = append(args, q.Host)
+			cs = append(cs, cond{"p.host = ?", []any{q.Host}, a.index == "pages_host"})
 		}
 	}
 	switch q.Verdict {
@@ -131,35 +165,31 @@ func (q *PageQuery) filter(a access) (from, where string, args []any, err error)
 			if in == "" {
 				in = "p.id IN "
 			}
-			conds = append(conds, in+"(SELECT page_id FROM verdicts WHERE crawl_id = ? AND verdict = ?)")
-			args = append(args, q.Crawl, q.Verdict)
+			cs = append(cs, cond{in + "(SELECT page_id FROM verdicts WHERE crawl_id = ? AND verdict = ?)",
+				[]any{q.Crawl, q.Verdict}, false})
 		} else {
-			conds = append(conds, "(SELECT v.verdict FROM verdicts v WHERE v.page_id = p.id) = ?")
-			args = append(args, q.Verdict)
+			cs = append(cs, cond{"(SELECT v.verdict FROM verdicts v WHERE v.page_id = p.id) = ?", []any{q.Verdict}, false})
 		}
 	default:
-		return "", "", nil, fmt.Errorf("verdict %q: want black, white or grey", q.Verdict)
+		return "", nil, nil, fmt.Errorf("verdict %q: want black, white or grey", q.Verdict)
 	}
 	if q.NearDuplicates {
 		if in := set(byNear); in != "" {
-			conds = append(conds, in+nearPages)
-			args = append(args, q.Crawl)
+			cs = append(cs, cond{in + nearPages, []any{q.Crawl}, false})
 		} else {
-			conds = append(conds, "p.near_group <> 0 AND p.near_group IN "+nearGroups)
-			args = append(args, q.Crawl)
+			cs = append(cs, cond{"p.near_group <> 0 AND p.near_group IN " + nearGroups, []any{q.Crawl}, false})
 		}
 	}
 	// The search last, so that SQLite asks only about the rows the other
 	// filters keep.
 	switch search {
 	case "set":
-		conds = append(conds, "+p.id IN (SELECT rowid FROM pages_fts WHERE pages_fts MATCH ?)")
-		args = append(args, a.probe)
+		cs = append(cs, cond{"+p.id IN (SELECT rowid FROM pages_fts WHERE pages_fts MATCH ?)", []any{a.probe}, false})
 	case "row":
-		conds = append(conds, "EXISTS (SELECT 1 FROM pages_fts WHERE pages_fts MATCH ? AND pages_fts.rowid = p.id)")
-		args = append(args, a.probe)
+		cs = append(cs, cond{"EXISTS (SELECT 1 FROM pages_fts WHERE pages_fts MATCH ? AND pages_fts.rowid = p.id)",
+			[]any{a.probe}, false})
 	}
-	return from, strings.Join(conds, " AND "), args, nil
+	return from, fromArgs, cs, nil
 }
 
 // nearGroups is the near-duplicate groups of a crawl (its argument) that

@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"errors"
 	"fmt"
 )
 
@@ -30,17 +29,17 @@ func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, err
 		listed.Search = ""
 	}
 	var list []PageRow
-	for i, p := range plans {
-		run, cancel := ctx, context.CancelFunc(func() {})
-		if i < len(plans)-1 {
-			run, cancel = context.WithTimeout(ctx, budget(plans[i+1]))
+	short := map[string]int{} // the entries of an index a walk found too few rows in
+	for _, p := range plans {
+		if !p.gather && p.bound > 0 && p.bound <= short[p.index] {
+			continue // the same entries hold the same rows, however the filters are checked
 		}
-		list, err = d.list(run, &listed, p, offset)
-		over := errors.Is(run.Err(), context.DeadlineExceeded) && ctx.Err() == nil
-		cancel()
-		if err == nil || !over {
+		// A bounded walk that found too few rows stopped short (see
+		// bounds): the next plan lists them.
+		if list, err = d.list(ctx, &listed, p, offset); err != nil || p.bound == 0 || len(list) == listed.limit() {
 			break
 		}
+		short[p.index] = max(short[p.index], p.bound)
 	}
 	if err != nil {
 		return nil, err
@@ -66,7 +65,7 @@ func (d *DB) list(ctx context.Context, q *PageQuery, p listPlan, offset int) ([]
 	if d.pg {
 		join = "JOIN"
 	}
-	query := fmt.Sprintf(`WITH pick AS MATERIALIZED (%s)
+	query := fmt.Sprintf(`WITH %s
 SELECT %s FROM pick %s pages p ON p.id = pick.id ORDER BY %s LIMIT ?`, pick, rowColumns, join, orderBy)
 	args = append(args, q.limit())
 	rows, err := d.r.QueryContext(ctx, query, args...)
@@ -88,18 +87,21 @@ SELECT %s FROM pick %s pages p ON p.id = pick.id ORDER BY %s LIMIT ?`, pick, row
 	return list, nil
 }
 
-// pick returns a query for the ids of the rows to list, found as p says:
-// at most Limit of them, a superset of the rows wanted when it is made of
-// two parts.
+// pick returns the common table expressions of a query for the ids of
+// the rows to list, found as p says: at most Limit of them, in a table
+// named pick.
 //
 // After a cursor (v, id) in column c, the rows wanted are those with c = v
 // and a larger id, then those with a larger c. A row-value comparison
 // (c, id) > (v, id) is the same set, but SQLite seeks only on c with it and
 // would walk every earlier row sharing v (most of a million for status 200).
-// Each half below is one exact index seek.
+// A walk reads them as two exact index seeks, the second only for the rows
+// the first did not find: it may walk to the end of the index, when few
+// rows after v match. A gather reads no index in order and takes the
+// comparison as it is.
 func (q *PageQuery) pick(p listPlan, offset int) (string, []any, error) {
 	sc := sortColumns[q.Sort]
-	from, where, args, err := q.filter(p.access)
+	from, fromArgs, cs, err := q.conds(p.access)
 	if err != nil {
 		return "", nil, err
 	}
@@ -115,28 +117,67 @@ func (q *PageQuery) pick(p listPlan, offset int) (string, []any, error) {
 	if q.Desc {
 		cmp, dir = "<", "DESC"
 	}
+	part := func(first, last condList, orderBy string) walkPart {
+		return walkPart{from: from, fromArgs: fromArgs, conds: append(append(append(condList{}, first...), cs...), last...),
+			orderBy: orderBy, bound: p.bound}
+	}
 	switch {
 	case q.After == nil:
-		return fmt.Sprintf(`SELECT p.id AS id FROM %s WHERE %s ORDER BY %s LIMIT ? OFFSET ?`, from, where, orderBy),
-			append(args, n, offset), nil
+		sel, args := part(nil, nil, orderBy).sql("?", n, offset)
+		return "pick AS MATERIALIZED (" + sel + ")", args, nil
 	case q.Sort == SortStored:
 		// An offset after a cursor: relevance's matches after its window.
-		return fmt.Sprintf(`SELECT p.id AS id FROM %s WHERE %s AND %s %s ? ORDER BY %s LIMIT ? OFFSET ?`, from, where, col, cmp,
-			orderBy), append(args, q.After.ID, n, offset), nil
+		sel, args := part(nil, condList{{col + " " + cmp + " ?", []any{q.After.ID}, true}}, orderBy).sql("?", n, offset)
+		return "pick AS MATERIALIZED (" + sel + ")", args, nil
+	case p.gather && !q.pg:
+		after := cond{fmt.Sprintf("(%s, p.id) %s (?, ?)", col, cmp), []any{q.After.Key, q.After.ID}, false}
+		sel, args := part(nil, condList{after}, orderBy).sql("?", n, 0)
+		return "pick AS MATERIALIZED (" + sel + ")", args, nil
 	}
+	same, sameArgs := part(nil, condList{{col + " = ?", []any{q.After.Key}, true},
+		{"p.id " + cmp + " ?", []any{q.After.ID}, true}}, "p.id "+dir).sql("?", n, 0)
 	// SQLite bounds an index range by the first bound it meets, so the
 	// second half puts the keyset bound first; PostgreSQL's planner does
 	// not care, and a search's FROM clause holds its own argument there.
-	next, nextArgs := "%[3]s %[4]s ? AND %[2]s", append([]any{q.After.Key}, args...)
+	bound := cond{col + " " + cmp + " ?", []any{q.After.Key}, true}
 	if q.pg {
-		next, nextArgs = "%[2]s AND %[3]s %[4]s ?", append(append([]any{}, args...), q.After.Key)
+		next, nextArgs := part(nil, condList{bound}, orderBy).sql("?", n, 0)
+		return fmt.Sprintf(`pick AS MATERIALIZED (SELECT id FROM (%s) AS same UNION ALL SELECT id FROM (%s) AS next)`, same,
+			next), append(sameArgs, nextArgs...), nil
 	}
-	query := fmt.Sprintf(`
-SELECT id FROM (SELECT p.id AS id FROM %[1]s WHERE %[2]s AND %[3]s = ? AND p.id %[4]s ? ORDER BY p.id %[5]s LIMIT ?) AS same
-UNION ALL
-SELECT id FROM (SELECT p.id AS id FROM %[1]s WHERE `+next+` ORDER BY %[6]s LIMIT ?) AS next`,
-		from, where, col, cmp, dir, orderBy)
-	all := append(append([]any{}, args...), q.After.Key, q.After.ID, n)
-	all = append(append(all, nextArgs...), n)
-	return query, all, nil
+	next, nextArgs := part(condList{bound}, nil, orderBy).sql("(SELECT ? - count(*) FROM same)", n, 0)
+	return fmt.Sprintf(`same AS MATERIALIZED (%s),
+pick AS MATERIALIZED (SELECT id FROM same UNION ALL SELECT id FROM (%s) AS next)`, same, next),
+		append(sameArgs, nextArgs...), nil
+}
+
+// walkPart is one SELECT of the ids of a listing.
+type walkPart struct {
+	from     string
+	fromArgs []any
+	conds    condList
+	orderBy  string
+	bound    int // the most index entries a walk may read; 0 for any number
+}
+
+// sql returns the SELECT of w's ids, limit (an expression taking the
+// argument n) of them from offset on, and its arguments. A bounded walk
+// reads the first bound entries of its index that the conditions the index
+// answers keep, and checks the others on those alone: fewer than n rows
+// then mean the walk stopped short, not that no more rows match.
+func (w walkPart) sql(limit string, n, offset int) (string, []any) {
+	all := func(cond) bool { return true }
+	inIndex := func(c cond) bool { return c.inIndex }
+	rest := func(c cond) bool { return !c.inIndex }
+	if restWhere, _ := w.conds.where(rest); w.bound <= 0 || restWhere == "true" {
+		where, args := w.conds.where(all)
+		return fmt.Sprintf(`SELECT p.id AS id FROM %s WHERE %s ORDER BY %s LIMIT %s OFFSET ?`, w.from, where, w.orderBy, limit),
+			append(append(append([]any{}, w.fromArgs...), args...), n, offset)
+	}
+	// CASE WHEN stops at the first condition that fails, as WHERE does.
+	restWhere, restArgs := w.conds.where(rest)
+	where, args := w.conds.where(inIndex)
+	return fmt.Sprintf(`SELECT id FROM (SELECT p.id AS id, CASE WHEN %s THEN 1 ELSE 0 END AS ok FROM %s WHERE %s ORDER BY %s
+    LIMIT %d) AS walked WHERE ok = 1 LIMIT %s OFFSET ?`, restWhere, w.from, where, w.orderBy, w.bound, limit),
+		append(append(append(append([]any{}, restArgs...), w.fromArgs...), args...), n, offset)
 }

@@ -34,10 +34,11 @@ import (
 // Estimated costs, in microseconds, of the steps of a listing on a million
 // pages whose file is in the operating system's cache but not SQLite's.
 const (
-	costEntry = 0.3   // the next entry of an index walked in order
-	costSet   = 0.4   // an id added to a set of ids
-	costRow   = 4.0   // a page, or a verdict, read by id: a random read
-	costProbe = 100.0 // asking the full-text index whether one page matches
+	costEntry   = 0.3   // the next entry of an index walked in order
+	costSet     = 0.4   // an id added to a set of ids
+	costRow     = 4.0   // a page read by id: a random read
+	costVerdict = 1.2   // a page's verdict read by id
+	costProbe   = 100.0 // asking the full-text index whether one page matches
 )
 
 // clusterShare is the run of refused rows, as a share of the rows a walk
@@ -49,6 +50,14 @@ type listPlan struct {
 	gather bool // find the matching rows first, then sort them; otherwise walk the sort order
 	access      // how the query reaches the pages
 	cost   float64
+	// A walk's estimate as parts: what it pays whatever it walks (its
+	// sets, the full-text checks of the rows it lists), what each entry
+	// walked costs, how many it walks when the matches are spread evenly
+	// (no clusters).
+	fixed, perEntry, entries float64
+	// bound is the most index entries the walk may read, 0 for any (see
+	// bounds).
+	bound int
 }
 
 // forcePlan, when a test sets it, makes plans return only the candidate
@@ -88,23 +97,75 @@ func (d *DB) plans(ctx context.Context, q *PageQuery, offset int) (plans []listP
 		return []listPlan{forcePlan(c)}, false, nil
 	}
 	slices.SortStableFunc(c, func(a, b listPlan) int { return cmp.Compare(a.cost, b.cost) })
-	return c, false, nil
+	return bounds(c, s.span), false, nil
 }
 
-// budget is how long a plan may run before the next is tried: the next
-// one's estimate, at least minBudget. Estimates assume matches spread
-// evenly along the sort order; when they gather late in it, a walk runs
-// out of its budget and the next plan, which depends less on where they
-// are, takes over, so the listing costs at most about twice the better.
-func budget(next listPlan) time.Duration {
-	return max(minBudget, time.Duration(next.cost*budgetScale)*time.Microsecond)
+// bounds limits the index entries each walk but the last may read, so
+// that it stops at about the cost of the plan after it (at least
+// minBudget): the estimates assume matches spread evenly along the sort
+// order; when they gather late in it, a walk reaches its bound and the
+// next plan, which depends less on where they are, takes over, so the
+// listing costs at most about twice the better. A bound counts entries,
+// not time: it stops a walk at the same place whatever else the machine
+// is doing, and without interrupting SQLite (which costs the connection
+// and its cache).
+//
+// When the cheapest walk on evenly spread matches is much cheaper than the
+// first plan, it goes first, bounded to probeEntries times the entries it
+// expects to read: matches either spread along an order or gather in a
+// few runs (a host's pages in URL order), and this tells which, cheaply.
+//
+// A bound that reaches span, the entries a walk may read at all, is
+// dropped: a bounded walk costs a little more per entry.
+func bounds(plans []listPlan, span float64) []listPlan {
+	best := -1
+	for i, p := range plans {
+		if !p.gather && p.perEntry > 0 && (best < 0 || p.optimistic() < plans[best].optimistic()) {
+			best = i
+		}
+	}
+	if best > 0 && plans[best].optimistic()*probeGain < plans[0].cost && plans[best].sets != plans[0].sets {
+		probe := plans[best]
+		probe.cost = probe.optimistic()
+		plans = append([]listPlan{probe}, plans...)
+		plans[0].bound = probeBound(probe)
+	}
+	for i := range plans[:len(plans)-1] {
+		p := &plans[i]
+		if p.gather || p.bound > 0 {
+			continue
+		}
+		allowed := max(float64(minBudget.Microseconds()), plans[i+1].cost*budgetScale)
+		p.bound = max(1, int(min((allowed-p.fixed)/max(p.perEntry, costEntry), math.MaxInt32)))
+	}
+	for i := range plans {
+		if float64(plans[i].bound) >= span {
+			plans[i].bound = 0
+		}
+	}
+	return plans
 }
 
-// minBudget is the least time a plan is given; budgetScale turns an
-// estimate in microseconds into the time a plan is given.
+// optimistic is what walk p costs when the matches are spread evenly.
+func (p listPlan) optimistic() float64 { return p.fixed + p.entries*p.perEntry }
+
+// probeBound is the bound of a walk tried first on the hope that the
+// matches are spread evenly.
+func probeBound(p listPlan) int {
+	return max(1, int(min(probeEntries*p.entries+probeSlack, math.MaxInt32)))
+}
+
+// minBudget is the least cost a walk may reach before the next plan is
+// tried; budgetScale turns the next plan's estimate into the cost a walk
+// may reach. A probe (see bounds) is tried when it costs probeGain times
+// less than the first plan, and walks probeEntries times the entries it
+// expects, plus probeSlack.
 var (
-	minBudget   = 30 * time.Millisecond
-	budgetScale = 1.5
+	minBudget    = 30 * time.Millisecond
+	budgetScale  = 1.5
+	probeGain    = 4.0
+	probeEntries = 3.0
+	probeSlack   = 1000.0
 )
 
 // candidates are the plans for q worth costing: walks checking the filters
@@ -131,20 +192,8 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 	want := float64(offset + q.limit())
 	walk := func(sets filterSet) listPlan {
 		p := listPlan{access: access{index: index, sets: sets, probe: s.match, bounds: s.bounds, boundArgs: s.boundArgs}}
-		// The filters are checked in stages: in the index entry, against
-		// sets, row by row, the search last. Each stage must pass on as
-		// many rows as the next needs: at its density, plus a run of rows
-		// it refuses (matches come in clusters: a host's pages in URL
-		// order, a status's in size order, …).
-		passed := covered // share of the crawl's entries reaching a stage
-		stage := func(need, density, cost float64) float64 {
-			density = math.Max(density, 1/s.span)
-			n := math.Min(s.span*passed, need/density+clusterShare*s.span*passed*(1-density))
-			p.cost += n * cost
-			passed *= density
-			return n
-		}
 		setShare, rowShare, search := 1.0, 1.0, 1.0
+		rowCost, readRow := 0.0, 0.0 // the cost of checking a row: its verdict, the page read by id
 		for f, d := range share {
 			switch {
 			case uncovered&f == 0:
@@ -153,30 +202,63 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 				if n >= countCap {
 					n = s.crawl // counted up to the cap only: the set may be as large as the crawl
 				}
-				p.cost += n * costSet
+				p.fixed += n * costSet
 				if f == byNear {
-					p.cost += n * (costRow/2 - costSet) // a seek in pages_near per group
+					p.fixed += n * (costRow/2 - costSet) // a seek in pages_near per group
 				}
 				setShare *= d
 			case f == bySearch:
 				search = d
 			default:
 				rowShare *= d
+				if f == byVerdict {
+					rowCost += costVerdict // the verdict is read by id, the page is not
+				} else {
+					readRow = costRow
+				}
+				if f == byNear {
+					p.fixed += s.near / 2 * costSet // the set of groups with a match
+				}
 			}
 		}
-		// Work back from the rows wanted: how many the last stage must
-		// see, then the one before it, down to the entries walked.
-		passed = covered * setShare * rowShare
-		need := want
-		if uncovered&bySearch != 0 && sets&bySearch == 0 {
-			need = stage(need, search, costProbe)
+		rowCost += readRow
+		// The filters are checked in stages: in the index entry, against
+		// sets, row by row, the search last. Each stage must pass on as
+		// many rows as the next needs: at its density, plus a run of rows
+		// it refuses (matches come in clusters: a host's pages in URL
+		// order, a status's in size order, …). Work back from the rows
+		// wanted: how many the last stage must see, then the one before
+		// it, down to the entries walked.
+		cost := func(cluster float64) (cost, entries, asked float64) {
+			passed := 1.0 // share of the crawl's entries reaching a stage
+			stage := func(need, density, each float64) float64 {
+				density = math.Max(density, 1/s.span)
+				n := math.Min(s.span*passed, need/density+cluster*s.span*passed*(1-density))
+				cost += n * each
+				return n
+			}
+			passed = covered * setShare * rowShare
+			need := want
+			if uncovered&bySearch != 0 && sets&bySearch == 0 {
+				need = stage(need, search, costProbe)
+				asked = cost
+			}
+			passed = covered * setShare
+			if rowShare < 1 || uncovered&^sets&^bySearch != 0 {
+				need = stage(need, rowShare, rowCost)
+			}
+			passed = 1
+			entries = stage(need, covered*setShare, costEntry)
+			return cost, entries, asked
 		}
-		passed = covered * setShare
-		if rowShare < 1 || uncovered&^sets&^bySearch != 0 {
-			need = stage(need, rowShare, costRow)
-		}
-		passed = 1
-		stage(need, covered*setShare, costEntry)
+		walked, _, _ := cost(clusterShare)
+		even, entries, asked := cost(0)
+		p.cost = p.fixed + walked
+		// The full-text index is asked about the rows the other filters
+		// keep, which are about the rows listed wherever they lie: the
+		// entries refused on the way cost no more than their stages.
+		p.fixed += asked
+		p.entries, p.perEntry = entries, (even-asked)/math.Max(entries, 1)
 		return p
 	}
 	var mixed, every filterSet

@@ -80,7 +80,7 @@ type Config struct {
 
 	MaxURLLength int `json:"max_url_length"` // longer URLs are rejected; default 2048
 	ExpectedURLs int `json:"expected_urls"`  // sizes the seen-set's Bloom filter; default 1,000,000
-	MemoryURLs   int `json:"memory_urls"`    // waiting URLs held in memory, the rest stay in the store; default 100,000
+	MemoryURLs   int `json:"memory_urls"`    // waiting URLs held in memory, the rest stay in the store; default 50,000
 
 	// Politeness (paper 003's process parameters). Robots and StoreIP
 	// default to true, so a Config should start from DefaultConfig.
@@ -132,7 +132,7 @@ const (
 	DefaultMaxRedirects   = 20
 	DefaultMaxSize        = 10 << 20
 	DefaultExpectedURLs   = 1_000_000
-	DefaultMemoryURLs     = 100_000
+	DefaultMemoryURLs     = 50_000
 	DefaultNearWindow     = 10_000
 	MinNearWindow         = 1_000
 	DefaultMaxCrawlDelay  = 30 * time.Second

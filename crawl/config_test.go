@@ -56,8 +56,8 @@ func TestSketchVersion(t *testing.T) {
 }
 
 // TestDecodeOldSettings checks that the settings stored before the sketch
-// version existed read as DefaultConfig did then: only the version differs
-// from today's defaults.
+// version existed read as DefaultConfig did then: the version differs from
+// today's defaults, and the URLs held in memory (100,000 then).
 func TestDecodeOldSettings(t *testing.T) {
 	old, err := os.ReadFile(filepath.Join("testdata", "settings-before-sketch-version.json"))
 	if err != nil {
@@ -69,6 +69,7 @@ func TestDecodeOldSettings(t *testing.T) {
 	}
 	want := DefaultConfig()
 	want.Seeds, want.SketchVersion = []string{"http://127.0.0.1:8080/"}, neardup.Version1
+	want.MemoryURLs = 100_000
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("old settings read as\n%+v\nwant\n%+v", got, want)
 	}

@@ -9,9 +9,11 @@ import (
 // TestBenchURLFilter runs paper 002's experiment small and checks the
 // table: one row per structure, numbers where numbers belong, and the
 // paper's finding that the bitmap table compares fewer digests than the
-// chained one.
+// chained one. 5,000 lookups stay well inside the experiment's two
+// seconds per structure under the race detector on a loaded machine
+// (20,000 did not: the chained table stopped at 12,288).
 func TestBenchURLFilter(t *testing.T) {
-	code, out, errs := run(t, "", "bench", "urlfilter", "--entries", "2000", "--buckets", "20", "--lookups", "20000")
+	code, out, errs := run(t, "", "bench", "urlfilter", "--entries", "2000", "--buckets", "20", "--lookups", "5000")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -43,7 +45,7 @@ func TestBenchURLFilter(t *testing.T) {
 			if j == 0 {
 				comps[name] = x
 			}
-			if j == 3 && x != 20000 {
+			if j == 3 && x != 5000 {
 				t.Errorf("%s measured %v URLs", name, x)
 			}
 		}

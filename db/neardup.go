@@ -40,8 +40,12 @@ ORDER BY p.fetched_at, p.id`, s.id, int(crawl.Done), int(crawl.Error))
 // Sketch returns the stored sketch of the page of URL fingerprint fp, or
 // nil when there is none.
 func (s *CrawlStore) Sketch(ctx context.Context, fp uint64) (neardup.Sketch, error) {
+	st, err := s.d.readStmt(ctx, `SELECT sketch FROM pages WHERE crawl_id = ? AND fp = ?`)
+	if err != nil {
+		return nil, wrap(err, "read sketch of url %016x", fp)
+	}
 	var b []byte
-	err := s.d.r.QueryRowContext(ctx, `SELECT sketch FROM pages WHERE crawl_id = ? AND fp = ?`, s.id, int64(fp)).Scan(&b)
+	err = st.QueryRowContext(ctx, s.id, int64(fp)).Scan(&b)
 	if err == sql.ErrNoRows {
 		return nil, nil
 	}

@@ -28,6 +28,7 @@ func (e *Engine) work(ctx, retire context.Context) {
 		}
 		e.inHand.Add(int64(len(lease.Entries)))
 		var digesting sync.WaitGroup
+		var batch []*fetched
 		for i, ent := range lease.Entries {
 			if !e.waitIfPaused(retire) || !e.reserve() {
 				rest := lease.Entries[i:]
@@ -50,6 +51,7 @@ func (e *Engine) work(ctx, retire context.Context) {
 				if f != nil {
 					digesting.Add(1)
 					f.done = &digesting
+					batch = append(batch, f)
 					e.digests <- f // digested while this worker fetches the next URL of its batch
 				} else {
 					e.results <- r
@@ -64,9 +66,13 @@ func (e *Engine) work(ctx, retire context.Context) {
 				e.parked.Add(1)
 			}
 		}
-		// The batch's pages join the frontier's choice of the next
-		// batch, as when a worker digested each page itself.
+		// The batch's pages are settled in the order they were fetched,
+		// and join the frontier's choice of the next batch, as when a
+		// worker digested each page itself.
 		digesting.Wait()
+		for _, f := range batch {
+			e.results <- e.settle(f)
+		}
 		e.front.Return(lease)
 	}
 }
@@ -100,6 +106,11 @@ type fetched struct {
 	// stored is an unchanged page's sketch from its last visit, when
 	// near-duplicates are looked for.
 	stored neardup.Sketch
+
+	// What digest works out.
+	skips   []Skip // references that are not URLs to crawl
+	rejects []Skip // references refused by the normalizer, recorded once (see settle)
+	follow  bool   // the page lets its links be followed
 }
 
 // visit fetches one URL. A fetched answer comes back as f, to be digested;
@@ -162,23 +173,41 @@ func (e *Engine) visit(ctx context.Context, it Item) (f *fetched, r result, out 
 	return f, result{}, visited
 }
 
-// digest turns a fetched answer into a page and the new URLs it leads to.
-func (e *Engine) digest(f *fetched) result {
+// digest works out what a fetched page says: its metadata, text, links
+// and sketch. It changes nothing shared, so digesters may digest the pages
+// of a batch in any order (settle then takes them in fetch order).
+func (e *Engine) digest(f *fetched) {
 	it, p, resp := f.it, f.p, f.resp
 	var refs []Link
-	var skips []Skip
-	follow := true
+	f.follow = true
 	switch {
 	case resp != nil && isRedirect(resp.Status):
-		refs, skips = e.redirect(p, resp)
+		refs, f.skips = e.redirect(p, resp)
 	case resp != nil && p.Err == "" && !it.Resource:
-		refs, skips, follow = e.describe(p, resp)
+		refs, f.rejects, f.follow = e.describe(p, resp)
 	}
 	p.Links = refs
+	if e.near != nil && !it.Resource && p.Err == "" && p.Text != "" {
+		p.Sketch = e.nearCfg.Sketch(p.Text) // already normalized (parse.Document.Text, or describe)
+	}
+}
+
+// settle takes a digested page into the crawl, in the order its worker
+// fetched it: its near-duplicate match, the new URLs it leads to (admitted
+// into the frontier) and the references recorded as skipped, so that a
+// one-thread crawl sees its pages in one order, whatever the digesters'.
+func (e *Engine) settle(f *fetched) result {
+	it, p := f.it, f.p
+	skips := f.skips
+	for _, s := range f.rejects {
+		if e.seen.Add(s.FP) {
+			skips = append(skips, s)
+		}
+	}
 	if e.near != nil && !it.Resource && p.Err == "" {
 		e.nearDup(p, f.stored)
 	}
-	items, lower, more := e.discover(p, it.Hops, follow)
+	items, lower, more := e.discover(p, it.Hops, f.follow)
 	held := e.admit(items)
 	return result{page: p, items: items, held: held, lower: lower, skips: append(skips, more...)}
 }
@@ -236,14 +265,13 @@ func conditional(v *Validators) http.Header {
 	return h
 }
 
-// nearDup sketches the page's text, or takes stored, its sketch from the
-// last visit, when the server said it has not changed, and finds its best
-// match among the pages sketched before it.
+// nearDup finds the page's best match among the pages sketched before it,
+// by its sketch (digest's), or by stored, its sketch from the last visit,
+// when the server said it has not changed.
 func (e *Engine) nearDup(p *Page, stored neardup.Sketch) {
 	s := stored
-	if p.Text != "" {
-		s = e.nearCfg.Sketch(p.Text) // already normalized (parse.Document.Text, or describe)
-		p.Sketch = s
+	if p.Sketch != nil {
+		s = p.Sketch
 	}
 	if s == nil {
 		return
@@ -289,7 +317,7 @@ func fillResponse(p *Page, r *fetch.Response) {
 // describe parses an HTML body or an FTP listing into the page's metadata
 // and references. follow is false when the page forbids following its
 // links. Links that can never be crawled (another scheme, too long) come
-// back as skips.
+// back as skips, each to be recorded once (settle asks the seen-set).
 func (e *Engine) describe(p *Page, r *fetch.Response) (links []Link, skips []Skip, follow bool) {
 	follow = true
 	noindex := false
@@ -341,10 +369,7 @@ func (e *Engine) describe(p *Page, r *fetch.Response) (links []Link, skips []Ski
 		// javascript:, mailto:, too long: recorded once as skipped; a bad
 		// host or unreadable text is not a URL at all.
 		if why := rejectReason(err); why != "" && LinkKind(ref.Kind).IsPage() {
-			s := e.skipOf(p, rawTarget(base, ref.Href), p.Depth+1, why)
-			if e.seen.Add(s.FP) {
-				skips = append(skips, s)
-			}
+			skips = append(skips, e.skipOf(p, rawTarget(base, ref.Href), p.Depth+1, why))
 		}
 	}
 	return links, skips, follow

@@ -84,7 +84,7 @@ func (d *DB) plans(ctx context.Context, q *PageQuery, offset int) (plans []listP
 	if err != nil {
 		return nil, false, err
 	}
-	if q.Search != "" && offset >= deepOffset && s.search >= s.crawl {
+	if s.mayKeepAll() && offset >= deepOffset {
 		if all, err = d.searchKeepsAll(ctx, q.Crawl, s.match, s.crawl); err != nil || all {
 			unsearched := *q
 			unsearched.Search = ""

@@ -152,6 +152,10 @@ func (d *DB) searchCount(ctx context.Context, crawlID int64, match string, limit
 // search matches every page pays.
 var deepOffset = 10_000
 
+// mayKeepAll reports whether the search, sized from a sample, may match
+// every page of the crawl; searchKeepsAll tells for sure.
+func (s sizes) mayKeepAll() bool { return s.match != "" && s.search >= s.crawl }
+
 // searchKeepsAll reports whether an FTS5 query matches every one of the
 // crawl's pages (n of them): whether it matches n pages between the
 // crawl's first id and its last, no other crawl having pages there.

@@ -67,9 +67,10 @@ var forcePlan func(candidates []listPlan) listPlan
 // plans returns the ways to find the rows of q from offset on (see
 // above), the cheapest estimate first; PostgreSQL's, and listings with an
 // index of their own, have one. all reports that q's search matches every
-// page of the crawl, so the plans list without it: found out only for a
-// listing read deep (no plan pays a million checks then).
-func (d *DB) plans(ctx context.Context, q *PageQuery, offset int) (plans []listPlan, all bool, err error) {
+// page of the crawl, so the plans list without it: found out, by counting
+// the search's matches, only for a listing read deep (no plan pays a
+// million checks then) or when settle asks (see pages).
+func (d *DB) plans(ctx context.Context, q *PageQuery, offset int, settle bool) (plans []listPlan, all bool, err error) {
 	sc := sortColumns[q.Sort]
 	if d.pg {
 		return []listPlan{{}}, false, nil
@@ -84,11 +85,11 @@ func (d *DB) plans(ctx context.Context, q *PageQuery, offset int) (plans []listP
 	if err != nil {
 		return nil, false, err
 	}
-	if s.mayKeepAll() && offset >= deepOffset {
+	if s.mayKeepAll() && (settle || offset >= deepOffset) {
 		if all, err = d.searchKeepsAll(ctx, q.Crawl, s.match, s.crawl); err != nil || all {
 			unsearched := *q
 			unsearched.Search = ""
-			plans, _, err := d.plans(ctx, &unsearched, offset)
+			plans, _, err := d.plans(ctx, &unsearched, offset, false)
 			return plans, all, err
 		}
 	}

@@ -35,15 +35,16 @@ func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, err
 // planned lists the rows of q from offset on, trying its plans cheapest
 // first (see bounds). A bounded walk that found too few rows stopped short;
 // the next plan lists them. When the first does, and q's search may match
-// every page, counting its matches (0.1–0.2 s on a million) is cheaper than
-// what the plans after it pay to check them: a verdict's pages late in URL
-// order, checked against a million matches, cost 0.5–1 s.
+// every page while the other filters keep few rows (see plans), counting
+// its matches (0.1–0.2 s on a million) is cheaper than what the plans
+// after it pay to check them: a verdict's pages late in URL order, checked
+// against a million matches, cost 0.5–1 s.
 func (d *DB) planned(ctx context.Context, q PageQuery, offset int) ([]PageRow, error) {
-	plans, all, err := d.plans(ctx, &q, offset, false)
+	plans, all, worth, err := d.plans(ctx, &q, offset, false)
 	if err != nil {
 		return nil, err
 	}
-	settled := all || q.Search == "" || offset >= deepOffset
+	settled := all || !worth || offset >= deepOffset
 	if all {
 		q.Search = ""
 	}
@@ -60,7 +61,7 @@ func (d *DB) planned(ctx context.Context, q PageQuery, offset int) ([]PageRow, e
 		short[p.index] = max(short[p.index], p.bound)
 		if !settled {
 			settled = true
-			unsearched, all, err := d.plans(ctx, &q, offset, true)
+			unsearched, all, _, err := d.plans(ctx, &q, offset, true)
 			if err != nil {
 				return nil, err
 			}

@@ -147,12 +147,16 @@ func BenchmarkBrowseMillion(b *testing.B) {
 }
 
 // forgetRankings drops the rankings of searches the store keeps (see
-// rankings): each listing by relevance then ranks its search afresh, as a
-// new search does, rather than reuse another filter's ranking.
+// rankings), and its answers to whether a search matches every page (see
+// keepsAll): each listing then ranks and counts its search afresh, as a
+// new search does, rather than reuse another filter's.
 func forgetRankings(d *DB) {
 	d.rankings.mu.Lock()
 	defer d.rankings.mu.Unlock()
 	d.rankings.list = nil
+	d.keepsAll.mu.Lock()
+	defer d.keepsAll.mu.Unlock()
+	d.keepsAll.list = nil
 }
 
 // benchScreens reads the first screen of q as the window does (by

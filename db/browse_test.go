@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -182,17 +183,19 @@ func TestPageFilters(t *testing.T) {
 		{"search, depth and type", PageQuery{Search: "shared", Depth: &two, ContentType: "text/html"},
 			func(r rawRow) bool { return r.depth == 2 && r.ctype == "text/html" }},
 	}
-	defer func(budget time.Duration, scale float64, deep, sample int) {
-		forcePlan, minBudget, budgetScale, deepOffset, searchSample = nil, budget, scale, deep, sample
-	}(minBudget, budgetScale, deepOffset, searchSample)
+	defer func(budget time.Duration, scale, match float64, deep, sample int) {
+		forcePlan, minBudget, budgetScale, costMatch, deepOffset, searchSample = nil, budget, scale, match, deep, sample
+	}(minBudget, budgetScale, costMatch, deepOffset, searchSample)
 	// Few matches are found through the filters' indexes and sorted; many
 	// are found by walking the sort column's index, checking the filters
 	// row by row or against sets. Take every way (see candidates); the
 	// fifth stops every walk but the last at its first entry (see bounds);
 	// the others take every way again, each walk bounded but long enough.
-	for way := range 9 {
+	// The tenth is the fifth, but counts a search's matches only when a
+	// walk stops short, and then always (see planned).
+	for way := range 10 {
 		forcePlan = func(c []listPlan) listPlan { return c[min(way, len(c)-1)] }
-		if way > 4 {
+		if way > 4 && way < 9 {
 			forcePlan = func(c []listPlan) listPlan {
 				p := c[min(way-5, len(c)-1)]
 				if !p.gather {
@@ -203,6 +206,9 @@ func TestPageFilters(t *testing.T) {
 		}
 		if way == 4 {
 			forcePlan, minBudget, budgetScale, deepOffset, searchSample = nil, 0, 0, 0, 5
+		}
+		if way == 9 {
+			forcePlan, deepOffset, costMatch = nil, math.MaxInt32, math.Inf(1)
 		}
 		for _, tt := range tests {
 			for _, sort := range []SortKey{SortStored, SortURL, SortStatus, SortTitle} {

@@ -54,6 +54,7 @@ type DB struct {
 
 	stmts    stmtCache // the writer's statements, prepared once
 	rankings rankings  // SQLite: the latest rankings of searches by relevance
+	keepsAll keepsAll  // SQLite: whether the latest searches matched every page
 }
 
 // DefaultPath returns where the window and the command line keep their

@@ -152,15 +152,6 @@ func (d *DB) searchCount(ctx context.Context, crawlID int64, match string, limit
 // search matches every page pays.
 var deepOffset = 10_000
 
-// searchKeepsAll reports whether an FTS5 query matches every one of the
-// crawl's pages (n of them): whether it matches n pages between the
-// crawl's first id and its last, no other crawl having pages there.
-func (d *DB) searchKeepsAll(ctx context.Context, crawlID int64, match string, n float64) (bool, error) {
-	query, args, shared, err := d.searchCountQuery(ctx, crawlID, match)
-	if err != nil || shared {
-		return false, err
-	}
-	var m int
-	err = d.r.QueryRowContext(ctx, query, args...).Scan(&m)
-	return float64(m) == n, wrap(err, "count the matches of a search")
-}
+// mayKeepAll reports whether the search, sized from a sample, may match
+// every page of the crawl; searchKeepsAll tells for sure.
+func (s sizes) mayKeepAll() bool { return s.match != "" && s.search >= s.crawl }

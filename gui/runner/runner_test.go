@@ -104,7 +104,10 @@ func TestStartRefusesBadSettings(t *testing.T) {
 
 func TestPauseResumeStopAndResumeLater(t *testing.T) {
 	d := openDB(t)
-	seed := site(t, 300, 2*time.Millisecond)
+	// 300 pages at 10 ms over two threads take at least 1.5 s, so the crawl
+	// is still under way when Stop comes, however loaded the machine (at
+	// 2 ms it once ran to its end between Resume and Stop under make test).
+	seed := site(t, 300, 10*time.Millisecond)
 	s, err := Start(d, "steered", config(seed, 2))
 	if err != nil {
 		t.Fatal(err)

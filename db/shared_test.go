@@ -89,33 +89,18 @@ func TestSharedClaimsByHost(t *testing.T) {
 func TestLeaseExpiresAndFences(t *testing.T) {
 	d, a, b := sharedPair(t, 300*time.Millisecond)
 	ctx := context.Background()
-	got, err := a.Claim(ctx, "A", 1, crawl.BFS)
-	if err != nil || len(got) != 1 {
-		t.Fatalf("A claimed %v, %v", got, err)
-	}
-	u := got[0]
+	u := claimOne(t, a, "A")
 	fetchedByA := time.Now()
 	if more, _ := b.Claim(ctx, "B", 100, crawl.BFS); slices.Contains(urlsOf(more), u.URL) {
 		t.Fatal("B claimed A's URL while A's lease held")
 	}
 	time.Sleep(400 * time.Millisecond) // A stalls past its lease
-	var taken []crawl.Item
-	for range 3 {
-		more, _ := b.Claim(ctx, "B", 100, crawl.BFS)
-		taken = append(taken, more...)
-	}
-	if !slices.Contains(urlsOf(taken), u.URL) {
-		t.Fatalf("B did not take A's expired URL; took %v", urlsOf(taken))
-	}
-	late := page(u.URL, 1, 0)
-	late.Title, late.FetchedAt = "A's late page", fetchedByA
-	mustApply(t, a, "A", &crawl.Batch{Pages: []*crawl.Page{late}})
+	claimsAgain(t, b, "B", u.URL)
+	applyFetched(t, a, "A", u.URL, "A's late page", fetchedByA)
 	if n := a.LostPages(); n != 1 {
 		t.Errorf("A lost %d pages, want 1", n)
 	}
-	fresh := page(u.URL, 1, 0)
-	fresh.Title, fresh.FetchedAt = "B's page", time.Now()
-	mustApply(t, b, "B", &crawl.Batch{Pages: []*crawl.Page{fresh}})
+	applyFetched(t, b, "B", u.URL, "B's page", time.Now())
 	rows, err := d.Pages(ctx, PageQuery{Crawl: a.ID()})
 	if err != nil || len(rows) != 1 || rows[0].Title != "B's page" {
 		t.Errorf("stored %+v (%v), want B's page alone", rows, err)
@@ -129,37 +114,54 @@ func TestLeaseExpiresAndFences(t *testing.T) {
 func TestLeaseTakenAgainFences(t *testing.T) {
 	d, a, _ := sharedPair(t, 300*time.Millisecond)
 	ctx := context.Background()
-	got, err := a.Claim(ctx, "A", 1, crawl.BFS)
-	if err != nil || len(got) != 1 {
-		t.Fatalf("A claimed %v, %v", got, err)
-	}
-	u := got[0]
+	u := claimOne(t, a, "A")
 	fetched := time.Now()
 	time.Sleep(400 * time.Millisecond) // A stalls past its lease
-	var again []crawl.Item
-	for range 3 {
-		more, _ := a.Claim(ctx, "A", 100, crawl.BFS)
-		again = append(again, more...)
-	}
-	if !slices.Contains(urlsOf(again), u.URL) {
-		t.Fatalf("A did not take its expired URL again; took %v", urlsOf(again))
-	}
-	late := page(u.URL, 1, 0)
-	late.Title, late.FetchedAt = "fetched under the old lease", fetched
-	mustApply(t, a, "A", &crawl.Batch{Pages: []*crawl.Page{late}})
+	claimsAgain(t, a, "A", u.URL)
+	applyFetched(t, a, "A", u.URL, "fetched under the old lease", fetched)
 	if n := a.LostPages(); n != 1 {
 		t.Errorf("A lost %d pages, want 1", n)
 	}
 	if rows, err := d.Pages(ctx, PageQuery{Crawl: a.ID()}); err != nil || len(rows) != 0 {
 		t.Fatalf("stored %+v (%v), want nothing", rows, err)
 	}
-	fresh := page(u.URL, 1, 0)
-	fresh.Title, fresh.FetchedAt = "fetched under the new lease", time.Now()
-	mustApply(t, a, "A", &crawl.Batch{Pages: []*crawl.Page{fresh}})
+	applyFetched(t, a, "A", u.URL, "fetched under the new lease", time.Now())
 	rows, err := d.Pages(ctx, PageQuery{Crawl: a.ID()})
-	if err != nil || len(rows) != 1 || rows[0].Title != fresh.Title {
+	if err != nil || len(rows) != 1 || rows[0].Title != "fetched under the new lease" {
 		t.Errorf("stored %+v (%v), want the page fetched under the new lease", rows, err)
 	}
+}
+
+// claimOne has owner claim one URL of s.
+func claimOne(t *testing.T, s *CrawlStore, owner string) crawl.Item {
+	t.Helper()
+	got, err := s.Claim(context.Background(), owner, 1, crawl.BFS)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("%s claimed %v, %v", owner, got, err)
+	}
+	return got[0]
+}
+
+// claimsAgain has owner claim (three times, as a robot's refills would)
+// until it holds url, whose lease has run out.
+func claimsAgain(t *testing.T, s *CrawlStore, owner, url string) {
+	t.Helper()
+	var taken []crawl.Item
+	for range 3 {
+		more, _ := s.Claim(context.Background(), owner, 100, crawl.BFS)
+		taken = append(taken, more...)
+	}
+	if !slices.Contains(urlsOf(taken), url) {
+		t.Fatalf("%s did not take the expired %s; took %v", owner, url, urlsOf(taken))
+	}
+}
+
+// applyFetched has owner store the page of url, fetched at the given time.
+func applyFetched(t *testing.T, s *CrawlStore, owner, url, title string, fetched time.Time) {
+	t.Helper()
+	p := page(url, 1, 0)
+	p.Title, p.FetchedAt = title, fetched
+	mustApply(t, s, owner, &crawl.Batch{Pages: []*crawl.Page{p}})
 }
 
 // TestControlAndBeat: a robot registers, beats, renews its leases, and

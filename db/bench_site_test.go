@@ -11,6 +11,7 @@ import (
 	"github.com/trawler/trawler/crawl/cputime"
 	"github.com/trawler/trawler/crawl/neardup"
 	"github.com/trawler/trawler/crawl/rabin"
+	"github.com/trawler/trawler/crawl/testsite"
 )
 
 // BenchmarkApplySite measures the writer on the batches a crawl of the peer
@@ -61,9 +62,6 @@ func newSiteGen() *siteGen {
 	return &siteGen{near: c, index: neardup.NewIndex(c), seen: map[int]bool{0: true}}
 }
 
-var siteWords = strings.Fields(`crawler frontier fingerprint breadth depth queue thread politeness
-robots sitemap anchor title charset archive harvest index search export page link host`)
-
 // add appends page i, as the engine would hand it over, to bt.
 func (g *siteGen) add(bt *crawl.Batch, i int) {
 	u := siteURL(i)
@@ -75,10 +73,7 @@ func (g *siteGen) add(bt *crawl.Batch, i int) {
 	}
 	var text strings.Builder
 	fmt.Fprintf(&text, "Page %d ", i)
-	for w := 0; text.Len() < 3600; w++ {
-		text.WriteString(siteWords[(i*7+w*13)%len(siteWords)])
-		text.WriteByte(' ')
-	}
+	testsite.AppendPeerText(&text, i, 3600)
 	p.Text = strings.TrimSpace(text.String())
 	p.ContentFP = rabin.FingerprintString(p.Text)
 	p.Sketch = g.near.Sketch(p.Text)

@@ -7,46 +7,15 @@ import (
 	"testing"
 
 	"github.com/trawler/trawler/crawl/parse"
+	"github.com/trawler/trawler/crawl/testsite"
 )
-
-// peerWords are the words of the peer benchmark's site (bench/peers/site).
-var peerWords = strings.Fields(`crawler frontier fingerprint breadth depth queue thread politeness
-robots sitemap anchor title charset archive harvest index search export page link host`)
-
-// peerHTML is page i of n of the peer benchmark's site, made as
-// bench/peers/site's html does: a title, about 3.6 KB of text cycling
-// through 20 words, and 10 links. Its text has about 20 distinct
-// shingles besides those around the page number and the links.
-func peerHTML(i, n int) []byte {
-	var b strings.Builder
-	fmt.Fprintf(&b, "<!doctype html><html><head><title>Page %d</title></head><body><h1>Page %d</h1><p>", i, i)
-	for w := 0; b.Len() < 3600; w++ {
-		b.WriteString(peerWords[(i*7+w*13)%len(peerWords)])
-		b.WriteByte(' ')
-	}
-	b.WriteString("</p><ul>")
-	links := 0
-	for c := 10*i + 1; c <= 10*i+10 && c < n; c++ {
-		fmt.Fprintf(&b, `<li><a href="/p/%d">page %d</a></li>`, c, c)
-		links++
-	}
-	h := uint64(i)*golden + 1
-	for ; links < 10; links++ {
-		h ^= h >> 31
-		h *= 0xbf58476d1ce4e5b9
-		t := 1 + int(h%uint64(n-1))
-		fmt.Fprintf(&b, `<li><a href="/p/%d">page %d</a></li>`, t, t)
-	}
-	b.WriteString("</ul></body></html>")
-	return []byte(b.String())
-}
 
 // peerTexts returns the normalized texts of the peer site's n pages, as
 // the engine sketches them.
 func peerTexts(tb testing.TB, n int) []string {
 	texts := make([]string, n)
 	for i := range texts {
-		doc, err := parse.HTML(peerHTML(i, n))
+		doc, err := parse.HTML(testsite.PeerHTML(i, n))
 		if err != nil {
 			tb.Fatal(err)
 		}

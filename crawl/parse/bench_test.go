@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/trawler/trawler/crawl/testsite"
 	"golang.org/x/net/html"
 )
 
@@ -72,7 +73,7 @@ var benchPages = []struct {
 	name string
 	page []byte
 }{
-	{"site-4KB", sitePage(7)},
+	{"site-4KB", testsite.PeerHTML(7, 5000)},
 	{"news-5KB", benchPage(10)},
 	{"news-34KB", benchPage(90)},
 }
@@ -153,25 +154,4 @@ func BenchmarkNormalizeText(b *testing.B) {
 			}
 		})
 	}
-}
-
-var siteWords = strings.Fields(`crawler frontier fingerprint breadth depth queue thread politeness
-robots sitemap anchor title charset archive harvest index search export page link host`)
-
-// sitePage builds page i as the crawler benchmark's site (bench/peers/site)
-// serves it: a title, a heading, about 3,600 bytes of text in one
-// paragraph and a list of 10 links; about 4 KiB in all.
-func sitePage(i int) []byte {
-	var b strings.Builder
-	fmt.Fprintf(&b, "<!doctype html><html><head><title>Page %d</title></head><body><h1>Page %d</h1><p>", i, i)
-	for w := 0; b.Len() < 3600; w++ {
-		b.WriteString(siteWords[(i*7+w*13)%len(siteWords)])
-		b.WriteByte(' ')
-	}
-	b.WriteString("</p><ul>")
-	for t := range 10 {
-		fmt.Fprintf(&b, `<li><a href="/p/%d">page %d</a></li>`, 10*i+t+1, 10*i+t+1)
-	}
-	b.WriteString("</ul></body></html>")
-	return []byte(b.String())
 }

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/trawler/trawler/crawl/testsite"
 )
 
 // The differential tests compare HTML with the tree-builder version it
@@ -70,7 +72,7 @@ func TestDifferentialPages(t *testing.T) {
 			t.Errorf("benchPage(%d): situations %b", links, s)
 		}
 	}
-	if s := compare(t, "sitePage", sitePage(7)); s != 0 {
+	if s := compare(t, "sitePage", testsite.PeerHTML(7, 5000)); s != 0 {
 		t.Errorf("sitePage: situations %b", s)
 	}
 	for _, c := range tokenizerCases {

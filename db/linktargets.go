@@ -154,14 +154,19 @@ WHERE crawl_id = ? AND trawler_link_urls(links) @> ARRAY[CAST(? AS TEXT)] AND id
 
 // targetQuery is the FTS5 query for the word of url in the crawl.
 func targetQuery(crawlID int64, url string) string {
-	return `"` + string(targetWord(nil, crawlID, rabin.FingerprintString(url))) + `"`
+	return `"` + urlWord(crawlID, url) + `"`
+}
+
+// urlWord is the word of url in the crawl (see targetWord).
+func urlWord(crawlID int64, url string) string {
+	return string(targetWord(nil, crawlID, rabin.FingerprintString(url)))
 }
 
 // countLinksTo counts the links to url in the crawl, and the pages they
 // are on.
 func (d *DB) countLinksTo(ctx context.Context, crawlID int64, url string) (links, pages int64, err error) {
 	query, args := `SELECT count(*), count(DISTINCT doc) FROM link_target_uses WHERE term = ?`,
-		[]any{string(targetWord(nil, crawlID, rabin.FingerprintString(url)))}
+		[]any{urlWord(crawlID, url)}
 	if d.pg {
 		query, args = `
 SELECT coalesce(sum(cardinality(array_positions(trawler_link_urls(links), CAST(?1 AS TEXT)))), 0), count(*) FROM pages

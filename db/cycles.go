@@ -131,13 +131,13 @@ ON CONFLICT (crawl_id, cycle) DO UPDATE SET finished_at = coalesce(cycles.finish
 
 func markGone(ctx context.Context, tx *sql.Tx, pg bool, crawlID int64, cycle int, now int64) error {
 	type page struct{ id, fp, status, contentFP int64 }
+	// On SQLite, vanished asks the index of link targets about every page:
+	// merged into one segment first, it answers in a third of the time (70
+	// against 168 ms for 5,000 pages; the merge took 7 ms).
 	query := vanished
 	if pg {
 		query = vanishedPG
 	} else if _, err := tx.ExecContext(ctx, `INSERT INTO link_targets (link_targets) VALUES ('optimize')`); err != nil {
-		// vanished asks the index of link targets about every page: merged
-		// into one segment first, it answers in a third of the time (70
-		// against 168 ms for 5,000 pages; the merge took 7 ms).
 		return fmt.Errorf("merge the index of link targets: %w", err)
 	}
 	rows, err := tx.QueryContext(ctx, query, crawlID)

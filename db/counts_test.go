@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -176,21 +175,8 @@ func keeps(q PageQuery, r rawRow) bool {
 func TestMigrationKeepsCounts(t *testing.T) {
 	sqliteOnly(t)
 	path := filepath.Join(t.TempDir(), "v6.db")
-	old, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps, err := migrationFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range steps[:6] {
-		body, _ := migrations.ReadFile(f)
-		if _, err := old.Exec(string(body)); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-	}
-	if _, err := old.Exec(`PRAGMA user_version = 6; PRAGMA application_id = 1414682444;
+	old := oldSchema(t, path, 6)
+	if _, err := old.Exec(`
 INSERT INTO crawls (id, name, settings, created_at) VALUES (1, 'old', '{"Seeds":["http://127.0.0.1/"]}', 0);`); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -140,22 +139,8 @@ func TestSnippetKeepsBrackets(t *testing.T) {
 func TestMigrationReindexesCJK(t *testing.T) {
 	sqliteOnly(t)
 	path := filepath.Join(t.TempDir(), "v3.db")
-	old, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps, err := migrationFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range steps[:3] {
-		body, _ := migrations.ReadFile(f)
-		if _, err := old.Exec(string(body)); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-	}
+	old := oldSchema(t, path, 3)
 	const setup = `
-PRAGMA user_version = 3; PRAGMA application_id = 1414682444;
 INSERT INTO crawls (id, name, settings, created_at) VALUES (1, 'old', '{}', 0);
 INSERT INTO pages (id, crawl_id, fp, url, depth, status, title, text, fetched_at)
 VALUES (1, 1, 1, 'http://127.0.0.1/zh', 0, 200, '网络爬虫', '本文设计了一个多线程网络爬虫。', 0);

@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"maps"
 	"os"
@@ -177,4 +178,29 @@ func checkLinkTargets(tb testing.TB, d *DB) {
 	if _, err := d.w.Exec(`INSERT INTO link_targets (link_targets, rank) VALUES ('integrity-check', 1)`); err != nil {
 		tb.Errorf("link_targets: %v", err)
 	}
+}
+
+// oldSchema creates a SQLite file at path holding the schema of the given
+// version, as a Trawler of that version left it, and returns it open, for
+// tests of the migrations after it.
+func oldSchema(t *testing.T, path string, version int) *sql.DB {
+	t.Helper()
+	old, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := migrationFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range steps[:version] {
+		body, _ := migrations.ReadFile(f)
+		if _, err := old.Exec(string(body)); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+	}
+	if _, err := old.Exec(fmt.Sprintf(`PRAGMA user_version = %d; PRAGMA application_id = %d`, version, appID)); err != nil {
+		t.Fatal(err)
+	}
+	return old
 }

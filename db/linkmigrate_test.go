@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -98,23 +97,7 @@ func checkMovedLinks(t *testing.T, d *DB) {
 func TestMigrationMovesLinks(t *testing.T) {
 	sqliteOnly(t)
 	path := filepath.Join(t.TempDir(), "v7.db")
-	old, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps, err := migrationFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range steps[:7] {
-		body, _ := migrations.ReadFile(f)
-		if _, err := old.Exec(string(body)); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-	}
-	if _, err := old.Exec(fmt.Sprintf(`PRAGMA user_version = 7; PRAGMA application_id = %d`, appID)); err != nil {
-		t.Fatal(err)
-	}
+	old := oldSchema(t, path, 7)
 	fillOldLinks(t, old, func(s string) string { return s })
 	if _, err := old.Exec(`INSERT INTO pages_fts (pages_fts) VALUES ('rebuild')`); err != nil { // as a crawl would have
 		t.Fatal(err)

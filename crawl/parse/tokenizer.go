@@ -112,14 +112,8 @@ func (z *tokenizer) next() tokenType {
 // scan reads text up to the next tag, comment or doctype, or that token.
 func (z *tokenizer) scan() tokenType {
 	for {
-		i := indexLT(z.in[z.pos:])
-		if i < 0 {
-			z.pos, z.eof = len(z.in), true
-			break
-		}
-		z.pos += i + 1
-		c := z.readByte()
-		if z.eof {
+		c, ok := z.afterLT()
+		if !ok {
 			break
 		}
 		var tt tokenType

@@ -8,6 +8,19 @@ import "bytes"
 
 func indexLT(b []byte) int { return bytes.IndexByte(b, '<') }
 
+// afterLT moves past the next '<' and reads the byte after it; false at
+// the end of the input, where it leaves the tokenizer.
+func (z *tokenizer) afterLT() (byte, bool) {
+	i := indexLT(z.in[z.pos:])
+	if i < 0 {
+		z.pos, z.eof = len(z.in), true
+		return 0, false
+	}
+	z.pos += i + 1
+	c := z.readByte()
+	return c, !z.eof
+}
+
 // readRawOrRCDATA reads up to the "</foo" that ends the rawTag element.
 func (z *tokenizer) readRawOrRCDATA() {
 	if z.rawTag == "script" {
@@ -18,14 +31,8 @@ func (z *tokenizer) readRawOrRCDATA() {
 		return
 	}
 	for {
-		i := indexLT(z.in[z.pos:])
-		if i < 0 {
-			z.pos, z.eof = len(z.in), true
-			break
-		}
-		z.pos += i + 1
-		c := z.readByte()
-		if z.eof {
+		c, ok := z.afterLT()
+		if !ok {
 			break
 		}
 		if c != '/' {

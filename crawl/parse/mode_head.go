@@ -175,16 +175,28 @@ func (b *builder) beforeHead() bool {
 	return false
 }
 
+// takeLeadingSpace inserts the white space a text token starts with, as
+// the modes that keep it in place do, and leaves the rest as the token;
+// true when nothing is left of it.
+func (b *builder) takeLeadingSpace() bool {
+	s := trimLeftWS(b.tok.text)
+	if len(s) == len(b.tok.text) {
+		return false
+	}
+	b.addText(b.tok.text[:len(b.tok.text)-len(s)])
+	if len(s) == 0 {
+		return true
+	}
+	b.tok.text = s
+	return false
+}
+
 // inHead is the "in head" insertion mode.
 func (b *builder) inHead() bool {
 	switch b.tok.typ {
 	case textToken:
-		if s := trimLeftWS(b.tok.text); len(s) < len(b.tok.text) {
-			b.addText(b.tok.text[:len(b.tok.text)-len(s)])
-			if len(s) == 0 {
-				return true
-			}
-			b.tok.text = s
+		if b.takeLeadingSpace() {
+			return true
 		}
 	case startTagToken:
 		switch b.tok.atom {
@@ -318,12 +330,8 @@ func (b *builder) inHeadNoscript() bool {
 func (b *builder) afterHead() bool {
 	switch b.tok.typ {
 	case textToken:
-		if s := trimLeftWS(b.tok.text); len(s) < len(b.tok.text) {
-			b.addText(b.tok.text[:len(b.tok.text)-len(s)])
-			if len(s) == 0 {
-				return true
-			}
-			b.tok.text = s
+		if b.takeLeadingSpace() {
+			return true
 		}
 	case startTagToken:
 		switch b.tok.atom {

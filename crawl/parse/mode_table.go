@@ -129,12 +129,8 @@ func (b *builder) inCaption() bool {
 func (b *builder) inColumnGroup() bool {
 	switch b.tok.typ {
 	case textToken:
-		if s := trimLeftWS(b.tok.text); len(s) < len(b.tok.text) {
-			b.addText(b.tok.text[:len(b.tok.text)-len(s)])
-			if len(s) == 0 {
-				return true
-			}
-			b.tok.text = s
+		if b.takeLeadingSpace() {
+			return true
 		}
 	case commentToken:
 		b.addComment()

@@ -60,16 +60,7 @@ func (b *builder) inTemplate() bool {
 		if !b.contains(atom.Template) {
 			return true
 		}
-		b.generateImpliedEndTags(0)
-		for i := len(b.oe) - 1; i >= 0; i-- {
-			if e := &b.oe[i]; e.ns == nsHTML && e.atom == atom.Template {
-				b.popTo(i)
-				break
-			}
-		}
-		b.clearActiveFormattingElements()
-		b.templateIMs = b.templateIMs[:len(b.templateIMs)-1]
-		b.resetInsertionMode()
+		b.endTemplate() // the end of the page closes it, and is read again
 		return false
 	}
 	return false

@@ -321,6 +321,9 @@ WHERE crawl_id = ? AND id % 4 <> 0`,
 		`UPDATE pages SET near_group = (SELECT q.fp FROM pages q WHERE q.id = pages.id - 1), near_similarity = 0.9,
     near_of = (SELECT q.fp FROM pages q WHERE q.id = pages.id - 1)
 WHERE crawl_id = ? AND id % 7 = 1 AND id > 1`,
+		// What the writer keeps for the pages it stores (db/nearflag.go).
+		`UPDATE pages SET near = 1 WHERE crawl_id = ?1 AND near_group IN (
+    SELECT near_group FROM pages WHERE crawl_id = ?1 AND near_of <> 0)`,
 	} {
 		if _, err := d.w.Exec(q, crawlID); err != nil {
 			t.Fatal(err)

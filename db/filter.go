@@ -177,7 +177,7 @@ func (q *PageQuery) conds(a access) (from string, fromArgs []any, cs condList, e
 		if in := set(byNear); in != "" {
 			cs = append(cs, cond{in + nearPages, []any{q.Crawl}, false})
 		} else {
-			cs = append(cs, cond{"p.near_group <> 0 AND p.near_group IN " + nearGroups, []any{q.Crawl}, false})
+			cs = append(cs, cond{"p.near <> 0", nil, false})
 		}
 	}
 	// The search last, so that SQLite asks only about the rows the other
@@ -192,15 +192,9 @@ func (q *PageQuery) conds(a access) (from string, fromArgs []any, cs condList, e
 	return from, fromArgs, cs, nil
 }
 
-// nearGroups is the near-duplicate groups of a crawl (its argument) that
-// have a match, found through pages_near_of.
-const nearGroups = `(SELECT q.near_group FROM pages q WHERE q.crawl_id = ? AND q.near_of <> 0)`
-
-// nearPages is the ids of the pages in those groups (an id may come more
-// than once), each group's read from pages_near.
-const nearPages = `(SELECT r.id FROM pages q INDEXED BY pages_near_of
-    CROSS JOIN pages r INDEXED BY pages_near ON r.crawl_id = q.crawl_id AND r.near_group = q.near_group
-    WHERE q.crawl_id = ? AND q.near_of <> 0 AND r.near_group <> 0)`
+// nearPages is the ids of a crawl's (its argument) pages in a near-
+// duplicate group with a match, read from their own index.
+const nearPages = `(SELECT id FROM pages INDEXED BY pages_near_ids WHERE crawl_id = ? AND near <> 0)`
 
 // filtered reports whether q has filters other than the crawl and search.
 func (q *PageQuery) filtered() bool {

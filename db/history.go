@@ -54,14 +54,16 @@ ON CONFLICT (crawl_id, fp, cycle) DO UPDATE SET at = excluded.at, status = exclu
 	// updateKeptRow brings a kept page up to date after a 304 or a failed
 	// revisit. A 304 (NULL status and err) confirms the stored version, so
 	// a page kept through an earlier failure is ok again. An empty ETag, a
-	// NULL date and a zero near-duplicate group leave the stored ones.
+	// NULL date and a zero near-duplicate group leave the stored ones. The
+	// group is cast where it is first met: PostgreSQL would take ?9 <> 0
+	// for a 32-bit comparison and refuse a fingerprint.
 	updateKeptRow = `
 UPDATE pages SET status = coalesce(?1, CASE WHEN status >= 400 OR err <> '' THEN 200 ELSE status END),
     err = coalesce(?2, ''), fetched_at = ?3, duration = ?4,
     cycle = ?5, change = ?6,
     etag = CASE WHEN ?7 <> '' THEN ?7 ELSE etag END,
     last_modified = coalesce(?8, last_modified),
-    near_group = CASE WHEN ?9 <> 0 THEN ?9 ELSE near_group END,
+    near_group = CASE WHEN CAST(?9 AS BIGINT) <> 0 THEN ?9 ELSE near_group END,
     near_of = CASE WHEN ?9 <> 0 THEN ?10 ELSE near_of END,
     near_similarity = CASE WHEN ?9 <> 0 THEN ?11 ELSE near_similarity END
 WHERE id = ?12`
@@ -231,6 +233,9 @@ func (w *pageWriter) keep(ctx context.Context, p *crawl.Page, row *priorRow, cha
 	if err == nil {
 		w.counts.add(row.countKey(), row.indexed.length, -1)
 		w.counts.add(after, row.indexed.length, 1)
+		if p.NearGroup != 0 { // as updateKeptRow: a zero group keeps the stored one
+			w.touchMoved(row.indexed.nearGroup, row.indexed.nearOf, int64(p.NearGroup), int64(p.NearOf))
+		}
 	}
 	return err
 }
@@ -279,6 +284,7 @@ func (w *pageWriter) rewrite(ctx context.Context, p *crawl.Page, row *priorRow, 
 	}
 	w.counts.add(row.countKey(), row.indexed.length, -1)
 	w.counts.add(pageKey(p), p.Length, 1)
+	w.touchMoved(row.indexed.nearGroup, row.indexed.nearOf, int64(p.NearGroup), int64(p.NearOf))
 	return w.relink(ctx, p, row.id, row.links, links)
 }
 

@@ -29,11 +29,11 @@ INSERT INTO pages (crawl_id, fp, url, host, ip, depth, parent, status, final_url
     charset, content_encoding, content_length, length, last_modified, expires, etag, title,
     description, keywords, author, robots, text, content_fp, duplicate_of, fetched_at, duration,
     redirects, resource, err, cycle, change, sketch, near_group, near_of, near_similarity,
-    redirect_to, truncated, links)
+    redirect_to, truncated, links, near)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
     coalesce((SELECT url FROM pages WHERE crawl_id = ? AND content_fp = ? AND content_fp <> 0 AND fp <> ?
               ORDER BY id LIMIT 1), ?),
-    ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (crawl_id, fp) DO NOTHING`
 	// returningID ends insertPage on PostgreSQL, whose driver has no
 	// LastInsertId.
@@ -61,6 +61,7 @@ type pageWriter struct {
 	args     []any          // reused arguments of the links statement
 	pageArgs []any          // reused arguments of insertPage
 	pg       bool           // PostgreSQL keeps its index itself (pages.fts): nothing to index or unindex
+	touched  touchedGroups  // near-duplicate groups whose pages' near column may be out of date
 }
 
 // statements are the prepared statements of a pageWriter.
@@ -202,10 +203,14 @@ func (w *pageWriter) replace(ctx context.Context, p *crawl.Page, change crawl.Ch
 	if err == errExists {
 		if err = w.remove(ctx, int64(p.FP)); err == nil {
 			id, err = w.insert(ctx, p, change, now)
+			w.touch(int64(p.NearGroup)) // pages stored before may have matched the old row
 		}
 	}
 	if err != nil {
 		return wrap(err, "store page %s", p.URL)
+	}
+	if p.NearOf != 0 {
+		w.touch(int64(p.NearGroup))
 	}
 	w.counts.add(pageKey(p), p.Length, 1)
 	w.fresh.add(id, p)
@@ -248,7 +253,8 @@ func (w *pageWriter) insert(ctx context.Context, p *crawl.Page, change crawl.Cha
 		p.Keywords, p.Author, p.Robots, p.Text, contentFP,
 		crawlID, contentFP, fp, p.DuplicateOf, // the duplicate_of subquery
 		fetchedAt(p, now), int64(p.Duration), redirects, p.Resource, p.Err, int64(w.cycle), string(change), sketch,
-		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, p.RedirectTo, p.Truncated, linksJSON(p.Links))
+		int64(p.NearGroup), int64(p.NearOf), p.NearSimilarity, p.RedirectTo, p.Truncated, linksJSON(p.Links),
+		p.NearOf != 0)
 	w.pageArgs = args
 	if w.pg {
 		var id int64
@@ -271,14 +277,15 @@ func (w *pageWriter) insert(ctx context.Context, p *crawl.Page, change crawl.Cha
 // remove deletes the crawl's page with fingerprint fp, its links and its
 // full-text entry, so that a page fetched again replaces it.
 func (w *pageWriter) remove(ctx context.Context, fp int64) error {
-	var id, length int64
+	var id, length, group int64
 	var k countKey
-	err := w.tx.QueryRowContext(ctx, `SELECT id, host, content_type, status, depth, length FROM pages
-WHERE crawl_id = ? AND fp = ?`, w.crawl, fp).Scan(&id, &k.host, &k.ctype, &k.status, &k.depth, &length)
+	err := w.tx.QueryRowContext(ctx, `SELECT id, host, content_type, status, depth, length, near_group FROM pages
+WHERE crawl_id = ? AND fp = ?`, w.crawl, fp).Scan(&id, &k.host, &k.ctype, &k.status, &k.depth, &length, &group)
 	if err != nil {
 		return err
 	}
 	w.counts.add(k, length, -1)
+	w.touch(group)
 	if !w.fresh.remove(id) && !w.pg {
 		if _, err := w.tx.ExecContext(ctx, unindexPages+`id = ?`, id); err != nil {
 			return err

@@ -217,9 +217,6 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 					n = s.crawl // counted up to the cap only: the set may be as large as the crawl
 				}
 				p.fixed += n * costSet
-				if f == byNear {
-					p.fixed += n * (costRow/2 - costSet) // a seek in pages_near per group
-				}
 				setShare *= d
 			case f == bySearch:
 				search = d
@@ -229,9 +226,6 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 					rowCost += costVerdict // the verdict is read by id, the page is not
 				} else {
 					readRow = costRow
-				}
-				if f == byNear {
-					p.fixed += s.near / 2 * costSet // the set of groups with a match
 				}
 			}
 		}

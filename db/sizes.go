@@ -78,13 +78,9 @@ func (d *DB) sizes(ctx context.Context, q *PageQuery) (sizes, error) {
 		}
 	}
 	if q.NearDuplicates {
-		// A group with a match holds the pages that matched and the first
-		// page they matched, at least: about twice the pages that matched
-		// (counting a group's pages costs a seek per group).
-		if err := bounded(&s.near, `SELECT 1 FROM pages WHERE crawl_id = ? AND near_of <> 0`, q.Crawl); err != nil {
+		if err := bounded(&s.near, `SELECT 1 FROM pages INDEXED BY pages_near_ids WHERE crawl_id = ? AND near <> 0`, q.Crawl); err != nil {
 			return s, err
 		}
-		s.near = math.Min(s.crawl, 2*s.near)
 	}
 	if q.Search != "" {
 		if s.match, s.cheapProbe, err = d.probeQuery(ctx, q.Search); err != nil {

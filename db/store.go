@@ -143,6 +143,9 @@ func (s *CrawlStore) apply(ctx context.Context, owner string, b *crawl.Batch) er
 		if err := w.index(wctx); err != nil {
 			return err
 		}
+		if err := w.settleNear(wctx); err != nil {
+			return err
+		}
 		if err := s.d.updateCounts(wctx, tx, s.id, w.counts); err != nil {
 			return err
 		}

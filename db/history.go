@@ -67,6 +67,17 @@ UPDATE pages SET status = coalesce(?1, CASE WHEN status >= 400 OR err <> '' THEN
     near_of = CASE WHEN ?9 <> 0 THEN ?10 ELSE near_of END,
     near_similarity = CASE WHEN ?9 <> 0 THEN ?11 ELSE near_similarity END
 WHERE id = ?12`
+	// confirmRow is updateKeptRow for a 304 that leaves the stored status
+	// and near-duplicate group as they are: SQLite updates every index
+	// holding a column an UPDATE sets, changed or not, and every sort
+	// index holds the status, so this one sets no indexed column but
+	// fetched_at.
+	confirmRow = `
+UPDATE pages SET err = '', fetched_at = ?1, duration = ?2, cycle = ?3, change = ?4,
+    etag = CASE WHEN ?5 <> '' THEN ?5 ELSE etag END,
+    last_modified = coalesce(?6, last_modified),
+    near_similarity = CASE WHEN CAST(?7 AS BIGINT) <> 0 THEN ?8 ELSE near_similarity END
+WHERE id = ?9`
 	saveVersion = `
 INSERT INTO page_versions (crawl_id, fp, cycle, fetched_at, content_fp, title, text)
 SELECT crawl_id, fp, cycle, fetched_at, content_fp, title, text FROM pages WHERE id = ? AND text <> ''
@@ -219,6 +230,12 @@ func classify(p *crawl.Page, prev *priorVisit) visitRow {
 // keep updates the stored page after a revisit that brought no new body:
 // a 304 keeps its status, a failure records its own.
 func (w *pageWriter) keep(ctx context.Context, p *crawl.Page, row *priorRow, change crawl.Change, now int64) error {
+	sameGroup := p.NearGroup == 0 || (int64(p.NearGroup) == row.indexed.nearGroup && int64(p.NearOf) == row.indexed.nearOf)
+	if p.Status == http.StatusNotModified && row.indexed.status < 400 && !row.failed && sameGroup {
+		_, err := w.st.confirm.ExecContext(ctx, fetchedAt(p, now), int64(p.Duration), int64(w.cycle), string(change),
+			p.ETag, unixSeconds(p.LastModified), int64(p.NearGroup), p.NearSimilarity, row.id)
+		return err
+	}
 	var status, errText any
 	after := row.countKey()
 	switch {

@@ -68,7 +68,8 @@ type pageWriter struct {
 type statements struct {
 	dup, page, errRow, finish *sql.Stmt
 	prior, prevVisit, visit   *sql.Stmt
-	keepRow, rewrite, refresh *sql.Stmt
+	keepRow, confirm          *sql.Stmt
+	rewrite, refresh          *sql.Stmt
 	unlink                    *sql.Stmt // nil on PostgreSQL, which indexes links itself
 	saveVersion, pruneVers    *sql.Stmt
 	mark                      *sql.Stmt
@@ -87,7 +88,8 @@ func (w *pageWriter) pageQueries() []struct {
 		{&w.st.dup, findDup}, {&w.st.page, pageInsert(w.pg)},
 		{&w.st.errRow, insertError}, {&w.st.finish, finishURL},
 		{&w.st.prior, selectPrior}, {&w.st.prevVisit, selectPrevVisit}, {&w.st.visit, upsertVisit},
-		{&w.st.keepRow, updateKeptRow}, {&w.st.rewrite, rewriteRow}, {&w.st.refresh, refreshRow},
+		{&w.st.keepRow, updateKeptRow}, {&w.st.confirm, confirmRow},
+		{&w.st.rewrite, rewriteRow}, {&w.st.refresh, refreshRow},
 		{&w.st.saveVersion, saveVersion}, {&w.st.pruneVers, pruneVersions},
 		{&w.st.mark, markPending},
 	}

@@ -140,8 +140,12 @@ func (q *PageQuery) pick(p listPlan, offset int) (string, []any, error) {
 		cmp, dir = "<", "DESC"
 	}
 	part := func(first, last condList, orderBy string) walkPart {
-		return walkPart{from: from, fromArgs: fromArgs, conds: append(append(append(condList{}, first...), cs...), last...),
+		w := walkPart{from: from, fromArgs: fromArgs, conds: append(append(append(condList{}, first...), cs...), last...),
 			orderBy: orderBy, bound: p.bound}
+		if p.lazy && !q.pg {
+			w.probe = p.probe
+		}
+		return w
 	}
 	switch {
 	case q.After == nil:
@@ -180,6 +184,9 @@ type walkPart struct {
 	conds    condList
 	orderBy  string
 	bound    int // the most index entries a walk may read; 0 for any number
+	// probe, when set, is a search's full-text query that a lazy gather
+	// asks about its rows once they are sorted (see access).
+	probe string
 }
 
 // sql returns the SELECT of w's ids, limit (an expression taking the
@@ -191,6 +198,16 @@ func (w walkPart) sql(limit string, n, offset int) (string, []any) {
 	all := func(cond) bool { return true }
 	inIndex := func(c cond) bool { return c.inIndex }
 	rest := func(c cond) bool { return !c.inIndex }
+	if w.probe != "" {
+		// The subquery's LIMIT keeps SQLite from flattening it or pushing
+		// the search down into it: every row is sorted, then the full-text
+		// index is asked about them in order, until limit match.
+		where, args := w.conds.where(all)
+		return fmt.Sprintf(`SELECT id FROM (SELECT p.id AS id FROM %s WHERE %s ORDER BY %s LIMIT -1) AS sorted
+    WHERE EXISTS (SELECT 1 FROM pages_fts WHERE pages_fts MATCH ? AND pages_fts.rowid = sorted.id) LIMIT %s OFFSET ?`,
+				w.from, where, w.orderBy, limit),
+			append(append(append([]any{}, w.fromArgs...), args...), w.probe, n, offset)
+	}
 	if restWhere, _ := w.conds.where(rest); w.bound <= 0 || restWhere == "true" {
 		where, args := w.conds.where(all)
 		return fmt.Sprintf(`SELECT p.id AS id FROM %s WHERE %s ORDER BY %s LIMIT %s OFFSET ?`, w.from, where, w.orderBy, limit),

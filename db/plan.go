@@ -72,7 +72,8 @@ var forcePlan func(candidates []listPlan) listPlan
 // million checks then) or when settle asks (see planned).
 //
 // worth reports that settle may pay: the search may match every page, and
-// the other filters' rows alone cost less to gather than the count.
+// counting its matches, then gathering the other filters' rows alone,
+// costs less than gathering them with the search.
 func (d *DB) plans(ctx context.Context, q *PageQuery, offset int, settle bool) (plans []listPlan, all, worth bool, err error) {
 	sc := sortColumns[q.Sort]
 	if d.pg {
@@ -91,10 +92,12 @@ func (d *DB) plans(ctx context.Context, q *PageQuery, offset int, settle bool) (
 	unsearched := *q
 	unsearched.Search = ""
 	// Counting the matches pays when a listing is read deep, or when the
-	// other filters' rows alone cost less to gather than the count: a
-	// verdict's 10,000 pages 40 ms, 50,000 near-duplicates more than the
-	// 0.1–0.2 s a million matches take to count.
-	worth = s.mayKeepAll() && unsearched.gather(s).cost < s.crawl*costMatch
+	// count and gathering the other filters' rows alone cost less than
+	// gathering them with the search: a verdict's 10,000 pages cost 40 ms
+	// and the 0.1–0.2 s a million matches take to count, or 50 ms and the
+	// full-text index asked about the first hundred in sort order.
+	want := float64(offset + q.limit())
+	worth = s.mayKeepAll() && unsearched.gather(s, want).cost+s.crawl*costMatch < q.gather(s, want).cost
 	if s.mayKeepAll() && ((settle && worth) || offset >= deepOffset) {
 		if all, err = d.searchKeepsAll(ctx, q.Crawl, s.match, s.crawl); err != nil || all {
 			plans, _, _, err := d.plans(ctx, &unsearched, offset, false)
@@ -166,7 +169,7 @@ func probeBound(p listPlan) int {
 
 // costMatch is the estimated cost, in microseconds, of counting one match
 // of a search in the full-text index (a variable so that tests can make
-// every listing count).
+// every listing count: with 0, see plans).
 var costMatch = 0.1
 
 // minBudget is the least cost a walk may reach before the next plan is
@@ -293,11 +296,12 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 			list = append(list, walk(sets))
 		}
 	}
-	return append(list, q.gather(s))
+	return append(list, q.gather(s, want))
 }
 
-// gather is the plan finding q's rows through its most selective filter.
-func (q *PageQuery) gather(s sizes) listPlan {
+// gather is the plan finding q's rows through its most selective filter,
+// want of them (the offset and a screen).
+func (q *PageQuery) gather(s sizes, want float64) listPlan {
 	g := listPlan{gather: true, access: access{probe: s.match}}
 	drive := math.Inf(1)
 	for _, f := range []struct {
@@ -317,10 +321,17 @@ func (q *PageQuery) gather(s sizes) listPlan {
 	}
 	g.cost = drive * costRow
 	if q.Search != "" && g.drive != bySearch {
-		if s.search < countCap || !s.cheapProbe {
-			g.sets, g.cost = bySearch, g.cost+math.Max(s.search, float64(countCap))*costSet
-		} else {
-			g.cost += drive * costProbe
+		// The search's matches as a set, or the full-text index asked
+		// about the rows in sort order until enough match: about
+		// want/share of them when the matches are a share of the crawl
+		// spread evenly, at most every row.
+		set := math.Max(s.search, float64(countCap)) * costSet
+		asked := math.Min(drive, want*s.crawl/math.Max(s.search, 1)) * costProbe
+		switch {
+		case !s.cheapProbe || set < asked:
+			g.sets, g.cost = bySearch, g.cost+set
+		default:
+			g.lazy, g.cost = true, g.cost+asked
 		}
 	}
 	return g

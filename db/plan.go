@@ -108,8 +108,26 @@ func (d *DB) plans(ctx context.Context, q *PageQuery, offset int, settle bool) (
 	if forcePlan != nil {
 		return []listPlan{forcePlan(c)}, false, worth, nil
 	}
-	slices.SortStableFunc(c, func(a, b listPlan) int { return cmp.Compare(a.cost, b.cost) })
+	g := c[len(c)-1].cost // the gather's
+	slices.SortStableFunc(c, func(a, b listPlan) int { return cmp.Compare(a.risked(g, s.span), b.risked(g, s.span)) })
 	return bounds(c, s.span), false, worth, nil
+}
+
+// risked is p's cost as plans orders it, gather the gather's cost. A
+// walk's estimate allows for one run of refused rows; when they are more
+// and the walk may read more than the gather costs, it reaches its bound
+// (see bounds), at up to 1.5 times the gather's cost, and the gather
+// follows. So a walk goes first only when it saves more than it risks:
+// when it costs riskGain times less than the gather. A walk that is not
+// first may still be tried first as a probe, bounded near the entries it
+// expects, when it is much cheaper on evenly spread matches (see bounds).
+func (p listPlan) risked(gather, span float64) float64 {
+	if p.gather || p.fixed+span*p.perEntry <= gather {
+		return p.cost
+	}
+	// Only the part that depends on where the matches lie is at risk:
+	// a set of ids costs the same whatever the walk finds.
+	return p.fixed + (p.cost-p.fixed)*riskGain
 }
 
 // bounds limits the index entries each walk but the last may read, so
@@ -136,7 +154,11 @@ func bounds(plans []listPlan, span float64) []listPlan {
 			best = i
 		}
 	}
-	if best > 0 && plans[best].optimistic()*probeGain < plans[0].cost && plans[best].sets != plans[0].sets {
+	gain := probeGain
+	if plans[0].gather && slices.ContainsFunc(plans, func(p listPlan) bool { return !p.gather && p.cost < plans[0].cost }) {
+		gain = riskGain // a walk estimated cheaper than the gather went after it (see risked)
+	}
+	if best > 0 && plans[best].optimistic()*gain < plans[0].cost && (plans[0].gather || plans[best].sets != plans[0].sets) {
 		probe := plans[best]
 		probe.cost = probe.optimistic()
 		plans = append([]listPlan{probe}, plans...)
@@ -176,13 +198,17 @@ var costMatch = 0.1
 // tried; budgetScale turns the next plan's estimate into the cost a walk
 // may reach. A probe (see bounds) is tried when it costs probeGain times
 // less than the first plan, and walks probeEntries times the entries it
-// expects, plus probeSlack.
+// expects, plus probeSlack. A walk that may read more than the gather
+// costs goes before it when it costs riskGain times less (see risked);
+// when one does not, a probe costing riskGain times less than the gather
+// goes first.
 var (
 	minBudget    = 30 * time.Millisecond
 	budgetScale  = 1.5
 	probeGain    = 4.0
 	probeEntries = 3.0
 	probeSlack   = 1000.0
+	riskGain     = 2.0
 )
 
 // candidates are the plans for q worth costing: walks checking the filters

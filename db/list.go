@@ -55,7 +55,14 @@ func (d *DB) planned(ctx context.Context, q PageQuery, offset int) ([]PageRow, e
 		if !p.gather && p.bound > 0 && p.bound <= short[p.index] {
 			continue // the same entries hold the same rows, however the filters are checked
 		}
-		if list, err = d.list(ctx, &q, p, offset); err != nil || p.bound == 0 || len(list) == q.limit() {
+		list, err = d.list(ctx, &q, p, offset)
+		if err == nil && p.lazy && p.bound > 0 && len(list) < q.limit() {
+			// The search's matches lie further down the sorted rows than
+			// their share says: sort every row.
+			p.bound = 0
+			list, err = d.list(ctx, &q, p, offset)
+		}
+		if err != nil || p.bound == 0 || len(list) == q.limit() {
 			return list, err
 		}
 		short[p.index] = max(short[p.index], p.bound)
@@ -200,12 +207,17 @@ func (w walkPart) sql(limit string, n, offset int) (string, []any) {
 	rest := func(c cond) bool { return !c.inIndex }
 	if w.probe != "" {
 		// The subquery's LIMIT keeps SQLite from flattening it or pushing
-		// the search down into it: every row is sorted, then the full-text
-		// index is asked about them in order, until limit match.
+		// the search down into it: the rows are sorted (the first bound of
+		// them, when bound is set), then the full-text index is asked
+		// about them in order, until limit match.
 		where, args := w.conds.where(all)
-		return fmt.Sprintf(`SELECT id FROM (SELECT p.id AS id FROM %s WHERE %s ORDER BY %s LIMIT -1) AS sorted
+		sorted := -1 // SQLite's no limit
+		if w.bound > 0 {
+			sorted = w.bound
+		}
+		return fmt.Sprintf(`SELECT id FROM (SELECT p.id AS id FROM %s WHERE %s ORDER BY %s LIMIT %d) AS sorted
     WHERE EXISTS (SELECT 1 FROM pages_fts WHERE pages_fts MATCH ? AND pages_fts.rowid = sorted.id) LIMIT %s OFFSET ?`,
-				w.from, where, w.orderBy, limit),
+				w.from, where, w.orderBy, sorted, limit),
 			append(append(append([]any{}, w.fromArgs...), args...), w.probe, n, offset)
 	}
 	if restWhere, _ := w.conds.where(rest); w.bound <= 0 || restWhere == "true" {

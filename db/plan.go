@@ -56,7 +56,7 @@ type listPlan struct {
 	// (no clusters).
 	fixed, perEntry, entries float64
 	// bound is the most index entries the walk may read, 0 for any (see
-	// bounds).
+	// bounds); in a lazy gather, the most rows it sorts and asks about.
 	bound int
 }
 
@@ -352,12 +352,18 @@ func (q *PageQuery) gather(s sizes, want float64) listPlan {
 		// want/share of them when the matches are a share of the crawl
 		// spread evenly, at most every row.
 		set := math.Max(s.search, float64(countCap)) * costSet
-		asked := math.Min(drive, want*s.crawl/math.Max(s.search, 1)) * costProbe
+		asked := math.Min(drive, want*s.crawl/math.Max(s.search, 1))
 		switch {
-		case !s.cheapProbe || set < asked:
+		case !s.cheapProbe || set < asked*costProbe:
 			g.sets, g.cost = bySearch, g.cost+set
 		default:
-			g.lazy, g.cost = true, g.cost+asked
+			g.lazy, g.cost = true, g.cost+asked*costProbe
+			// Sorting every row costs about as much as reading it;
+			// keeping the first few, probeEntries times those it
+			// expects to ask about, costs little (see planned).
+			if k := probeEntries*asked + probeSlack; k < drive {
+				g.bound = int(k)
+			}
 		}
 	}
 	return g

@@ -1,11 +1,8 @@
 package db
 
 import (
-	"cmp"
 	"context"
 	"math"
-	"slices"
-	"time"
 )
 
 // How a listing finds its rows on SQLite (PostgreSQL's planner chooses for
@@ -24,7 +21,9 @@ import (
 // Gather: find the matching rows of the most selective filter first,
 // through its index, the full-text index or a set of ids; read each row,
 // check the other filters and keep the best offset+Limit by the sort key
-// (SQLite's sorter keeps no more): cheap when few rows match.
+// (SQLite's sorter keeps no more): cheap when few rows match. A search
+// that most pages match is checked last, lazily: the full-text index is
+// asked about the sorted rows in order, until offset+Limit match.
 //
 // The plans estimate both from the kept counts (db/counts.go) and a few
 // bounded counts (db/sizes.go); the listing (db/list.go) tries them
@@ -108,108 +107,13 @@ func (d *DB) plans(ctx context.Context, q *PageQuery, offset int, settle bool) (
 	if forcePlan != nil {
 		return []listPlan{forcePlan(c)}, false, worth, nil
 	}
-	g := c[len(c)-1].cost // the gather's
-	slices.SortStableFunc(c, func(a, b listPlan) int { return cmp.Compare(a.risked(g, s.span), b.risked(g, s.span)) })
-	return bounds(c, s.span), false, worth, nil
-}
-
-// risked is p's cost as plans orders it, gather the gather's cost. A
-// walk's estimate allows for one run of refused rows; when they are more
-// and the walk may read more than the gather costs, it reaches its bound
-// (see bounds), at up to 1.5 times the gather's cost, and the gather
-// follows. So a walk goes first only when it saves more than it risks:
-// when it costs riskGain times less than the gather. A walk that is not
-// first may still be tried first as a probe, bounded near the entries it
-// expects, when it is much cheaper on evenly spread matches (see bounds).
-func (p listPlan) risked(gather, span float64) float64 {
-	if p.gather || p.fixed+span*p.perEntry <= gather {
-		return p.cost
-	}
-	// Only the part that depends on where the matches lie is at risk:
-	// a set of ids costs the same whatever the walk finds.
-	return p.fixed + (p.cost-p.fixed)*riskGain
-}
-
-// bounds limits the index entries each walk but the last may read, so
-// that it stops at about the cost of the plan after it (at least
-// minBudget): the estimates assume matches spread evenly along the sort
-// order; when they gather late in it, a walk reaches its bound and the
-// next plan, which depends less on where they are, takes over, so the
-// listing costs at most about twice the better. A bound counts entries,
-// not time: it stops a walk at the same place whatever else the machine
-// is doing, and without interrupting SQLite (which costs the connection
-// and its cache).
-//
-// When the cheapest walk on evenly spread matches is much cheaper than the
-// first plan, it goes first, bounded to probeEntries times the entries it
-// expects to read: matches either spread along an order or gather in a
-// few runs (a host's pages in URL order), and this tells which, cheaply.
-//
-// A bound that reaches span, the entries a walk may read at all, is
-// dropped: a bounded walk costs a little more per entry.
-func bounds(plans []listPlan, span float64) []listPlan {
-	best := -1
-	for i, p := range plans {
-		if !p.gather && p.perEntry > 0 && (best < 0 || p.optimistic() < plans[best].optimistic()) {
-			best = i
-		}
-	}
-	gain := probeGain
-	if plans[0].gather && slices.ContainsFunc(plans, func(p listPlan) bool { return !p.gather && p.cost < plans[0].cost }) {
-		gain = riskGain // a walk estimated cheaper than the gather went after it (see risked)
-	}
-	if best > 0 && plans[best].optimistic()*gain < plans[0].cost && (plans[0].gather || plans[best].sets != plans[0].sets) {
-		probe := plans[best]
-		probe.cost = probe.optimistic()
-		plans = append([]listPlan{probe}, plans...)
-		plans[0].bound = probeBound(probe)
-	}
-	for i := range plans[:len(plans)-1] {
-		p := &plans[i]
-		if p.gather || p.bound > 0 {
-			continue
-		}
-		allowed := max(float64(minBudget.Microseconds()), plans[i+1].cost*budgetScale)
-		p.bound = max(1, int(min((allowed-p.fixed)/max(p.perEntry, costEntry), math.MaxInt32)))
-	}
-	for i := range plans {
-		if float64(plans[i].bound) >= span {
-			plans[i].bound = 0
-		}
-	}
-	return plans
-}
-
-// optimistic is what walk p costs when the matches are spread evenly.
-func (p listPlan) optimistic() float64 { return p.fixed + p.entries*p.perEntry }
-
-// probeBound is the bound of a walk tried first on the hope that the
-// matches are spread evenly.
-func probeBound(p listPlan) int {
-	return max(1, int(min(probeEntries*p.entries+probeSlack, math.MaxInt32)))
+	return order(c, s.span), false, worth, nil
 }
 
 // costMatch is the estimated cost, in microseconds, of counting one match
 // of a search in the full-text index (a variable so that tests can make
 // every listing count: with 0, see plans).
 var costMatch = 0.1
-
-// minBudget is the least cost a walk may reach before the next plan is
-// tried; budgetScale turns the next plan's estimate into the cost a walk
-// may reach. A probe (see bounds) is tried when it costs probeGain times
-// less than the first plan, and walks probeEntries times the entries it
-// expects, plus probeSlack. A walk that may read more than the gather
-// costs goes before it when it costs riskGain times less (see risked);
-// when one does not, a probe costing riskGain times less than the gather
-// goes first.
-var (
-	minBudget    = 30 * time.Millisecond
-	budgetScale  = 1.5
-	probeGain    = 4.0
-	probeEntries = 3.0
-	probeSlack   = 1000.0
-	riskGain     = 2.0
-)
 
 // candidates are the plans for q worth costing: walks checking the filters
 // row by row, each in its cheaper form, or against sets wherever they

@@ -35,10 +35,10 @@ func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, err
 // planned lists the rows of q from offset on, trying its plans cheapest
 // first (see bounds). A bounded walk that found too few rows stopped short;
 // the next plan lists them. When the first does, and q's search may match
-// every page while the other filters keep few rows (see plans), counting
-// its matches (0.1–0.2 s on a million) is cheaper than what the plans
-// after it pay to check them: a verdict's pages late in URL order, checked
-// against a million matches, cost 0.5–1 s.
+// every page while counting its matches (0.1–0.2 s on a million) and
+// listing without it costs less than checking it (see plans: worth), the
+// matches are counted first. A lazy gather that sorted too few rows (see
+// gather) sorts them all.
 func (d *DB) planned(ctx context.Context, q PageQuery, offset int) ([]PageRow, error) {
 	plans, all, worth, err := d.plans(ctx, &q, offset, false)
 	if err != nil {

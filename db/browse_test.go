@@ -208,7 +208,7 @@ func TestPageFilters(t *testing.T) {
 			forcePlan, minBudget, budgetScale, deepOffset, searchSample = nil, 0, 0, 0, 5
 		}
 		if way == 9 {
-			forcePlan, deepOffset, costMatch = nil, math.MaxInt32, math.Inf(1)
+			forcePlan, deepOffset, costMatch = nil, math.MaxInt32, 0
 		}
 		for _, tt := range tests {
 			for _, sort := range []SortKey{SortStored, SortURL, SortStatus, SortTitle} {

@@ -37,6 +37,10 @@ type access struct {
 	// or row by row: then it asks about each row (see probeQuery). With
 	// neither, the full-text index drives.
 	probe string
+	// lazy, in a gather, leaves the search out of the conditions: the
+	// full-text index is asked about the rows once they are sorted, in
+	// order, until there are enough (see walkPart).
+	lazy bool
 	// bounds are further conditions on the sort column: the range of
 	// values the listing's rows have, from the kept counts.
 	bounds    string
@@ -98,7 +102,7 @@ func (q *PageQuery) conds(a access) (from string, fromArgs []any, cs condList, e
 	}
 	search := ""
 	switch {
-	case q.Search == "" || q.pg:
+	case q.Search == "" || q.pg || a.lazy:
 	case a.sets&bySearch != 0:
 		search = "set"
 	case a.drive != bySearch && a.probe != "":

@@ -35,10 +35,10 @@ func (d *DB) pages(ctx context.Context, q PageQuery, offset int) ([]PageRow, err
 // planned lists the rows of q from offset on, trying its plans cheapest
 // first (see bounds). A bounded walk that found too few rows stopped short;
 // the next plan lists them. When the first does, and q's search may match
-// every page while the other filters keep few rows (see plans), counting
-// its matches (0.1–0.2 s on a million) is cheaper than what the plans
-// after it pay to check them: a verdict's pages late in URL order, checked
-// against a million matches, cost 0.5–1 s.
+// every page while counting its matches (0.1–0.2 s on a million) and
+// listing without it costs less than checking it (see plans: worth), the
+// matches are counted first. A lazy gather that sorted too few rows (see
+// gather) sorts them all.
 func (d *DB) planned(ctx context.Context, q PageQuery, offset int) ([]PageRow, error) {
 	plans, all, worth, err := d.plans(ctx, &q, offset, false)
 	if err != nil {
@@ -55,7 +55,14 @@ func (d *DB) planned(ctx context.Context, q PageQuery, offset int) ([]PageRow, e
 		if !p.gather && p.bound > 0 && p.bound <= short[p.index] {
 			continue // the same entries hold the same rows, however the filters are checked
 		}
-		if list, err = d.list(ctx, &q, p, offset); err != nil || p.bound == 0 || len(list) == q.limit() {
+		list, err = d.list(ctx, &q, p, offset)
+		if err == nil && p.lazy && p.bound > 0 && len(list) < q.limit() {
+			// The search's matches lie further down the sorted rows than
+			// their share says: sort every row.
+			p.bound = 0
+			list, err = d.list(ctx, &q, p, offset)
+		}
+		if err != nil || p.bound == 0 || len(list) == q.limit() {
 			return list, err
 		}
 		short[p.index] = max(short[p.index], p.bound)
@@ -140,8 +147,12 @@ func (q *PageQuery) pick(p listPlan, offset int) (string, []any, error) {
 		cmp, dir = "<", "DESC"
 	}
 	part := func(first, last condList, orderBy string) walkPart {
-		return walkPart{from: from, fromArgs: fromArgs, conds: append(append(append(condList{}, first...), cs...), last...),
+		w := walkPart{from: from, fromArgs: fromArgs, conds: append(append(append(condList{}, first...), cs...), last...),
 			orderBy: orderBy, bound: p.bound}
+		if p.lazy && !q.pg {
+			w.probe = p.probe
+		}
+		return w
 	}
 	switch {
 	case q.After == nil:
@@ -180,6 +191,9 @@ type walkPart struct {
 	conds    condList
 	orderBy  string
 	bound    int // the most index entries a walk may read; 0 for any number
+	// probe, when set, is a search's full-text query that a lazy gather
+	// asks about its rows once they are sorted (see access).
+	probe string
 }
 
 // sql returns the SELECT of w's ids, limit (an expression taking the
@@ -191,6 +205,21 @@ func (w walkPart) sql(limit string, n, offset int) (string, []any) {
 	all := func(cond) bool { return true }
 	inIndex := func(c cond) bool { return c.inIndex }
 	rest := func(c cond) bool { return !c.inIndex }
+	if w.probe != "" {
+		// The subquery's LIMIT keeps SQLite from flattening it or pushing
+		// the search down into it: the rows are sorted (the first bound of
+		// them, when bound is set), then the full-text index is asked
+		// about them in order, until limit match.
+		where, args := w.conds.where(all)
+		sorted := -1 // SQLite's no limit
+		if w.bound > 0 {
+			sorted = w.bound
+		}
+		return fmt.Sprintf(`SELECT id FROM (SELECT p.id AS id FROM %s WHERE %s ORDER BY %s LIMIT %d) AS sorted
+    WHERE EXISTS (SELECT 1 FROM pages_fts WHERE pages_fts MATCH ? AND pages_fts.rowid = sorted.id) LIMIT %s OFFSET ?`,
+				w.from, where, w.orderBy, sorted, limit),
+			append(append(append([]any{}, w.fromArgs...), args...), w.probe, n, offset)
+	}
 	if restWhere, _ := w.conds.where(rest); w.bound <= 0 || restWhere == "true" {
 		where, args := w.conds.where(all)
 		return fmt.Sprintf(`SELECT p.id AS id FROM %s WHERE %s ORDER BY %s LIMIT %s OFFSET ?`, w.from, where, w.orderBy, limit),

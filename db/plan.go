@@ -1,11 +1,8 @@
 package db
 
 import (
-	"cmp"
 	"context"
 	"math"
-	"slices"
-	"time"
 )
 
 // How a listing finds its rows on SQLite (PostgreSQL's planner chooses for
@@ -24,7 +21,9 @@ import (
 // Gather: find the matching rows of the most selective filter first,
 // through its index, the full-text index or a set of ids; read each row,
 // check the other filters and keep the best offset+Limit by the sort key
-// (SQLite's sorter keeps no more): cheap when few rows match.
+// (SQLite's sorter keeps no more): cheap when few rows match. A search
+// that most pages match is checked last, lazily: the full-text index is
+// asked about the sorted rows in order, until offset+Limit match.
 //
 // The plans estimate both from the kept counts (db/counts.go) and a few
 // bounded counts (db/sizes.go); the listing (db/list.go) tries them
@@ -56,7 +55,7 @@ type listPlan struct {
 	// (no clusters).
 	fixed, perEntry, entries float64
 	// bound is the most index entries the walk may read, 0 for any (see
-	// bounds).
+	// bounds); in a lazy gather, the most rows it sorts and asks about.
 	bound int
 }
 
@@ -72,7 +71,8 @@ var forcePlan func(candidates []listPlan) listPlan
 // million checks then) or when settle asks (see planned).
 //
 // worth reports that settle may pay: the search may match every page, and
-// the other filters' rows alone cost less to gather than the count.
+// counting its matches, then gathering the other filters' rows alone,
+// costs less than gathering them with the search.
 func (d *DB) plans(ctx context.Context, q *PageQuery, offset int, settle bool) (plans []listPlan, all, worth bool, err error) {
 	sc := sortColumns[q.Sort]
 	if d.pg {
@@ -91,10 +91,12 @@ func (d *DB) plans(ctx context.Context, q *PageQuery, offset int, settle bool) (
 	unsearched := *q
 	unsearched.Search = ""
 	// Counting the matches pays when a listing is read deep, or when the
-	// other filters' rows alone cost less to gather than the count: a
-	// verdict's 10,000 pages 40 ms, 50,000 near-duplicates more than the
-	// 0.1–0.2 s a million matches take to count.
-	worth = s.mayKeepAll() && unsearched.gather(s).cost < s.crawl*costMatch
+	// count and gathering the other filters' rows alone cost less than
+	// gathering them with the search: a verdict's 10,000 pages cost 40 ms
+	// and the 0.1–0.2 s a million matches take to count, or 50 ms and the
+	// full-text index asked about the first hundred in sort order.
+	want := float64(offset + q.limit())
+	worth = s.mayKeepAll() && unsearched.gather(s, want).cost+s.crawl*costMatch < q.gather(s, want).cost
 	if s.mayKeepAll() && ((settle && worth) || offset >= deepOffset) {
 		if all, err = d.searchKeepsAll(ctx, q.Crawl, s.match, s.crawl); err != nil || all {
 			plans, _, _, err := d.plans(ctx, &unsearched, offset, false)
@@ -105,82 +107,13 @@ func (d *DB) plans(ctx context.Context, q *PageQuery, offset int, settle bool) (
 	if forcePlan != nil {
 		return []listPlan{forcePlan(c)}, false, worth, nil
 	}
-	slices.SortStableFunc(c, func(a, b listPlan) int { return cmp.Compare(a.cost, b.cost) })
-	return bounds(c, s.span), false, worth, nil
-}
-
-// bounds limits the index entries each walk but the last may read, so
-// that it stops at about the cost of the plan after it (at least
-// minBudget): the estimates assume matches spread evenly along the sort
-// order; when they gather late in it, a walk reaches its bound and the
-// next plan, which depends less on where they are, takes over, so the
-// listing costs at most about twice the better. A bound counts entries,
-// not time: it stops a walk at the same place whatever else the machine
-// is doing, and without interrupting SQLite (which costs the connection
-// and its cache).
-//
-// When the cheapest walk on evenly spread matches is much cheaper than the
-// first plan, it goes first, bounded to probeEntries times the entries it
-// expects to read: matches either spread along an order or gather in a
-// few runs (a host's pages in URL order), and this tells which, cheaply.
-//
-// A bound that reaches span, the entries a walk may read at all, is
-// dropped: a bounded walk costs a little more per entry.
-func bounds(plans []listPlan, span float64) []listPlan {
-	best := -1
-	for i, p := range plans {
-		if !p.gather && p.perEntry > 0 && (best < 0 || p.optimistic() < plans[best].optimistic()) {
-			best = i
-		}
-	}
-	if best > 0 && plans[best].optimistic()*probeGain < plans[0].cost && plans[best].sets != plans[0].sets {
-		probe := plans[best]
-		probe.cost = probe.optimistic()
-		plans = append([]listPlan{probe}, plans...)
-		plans[0].bound = probeBound(probe)
-	}
-	for i := range plans[:len(plans)-1] {
-		p := &plans[i]
-		if p.gather || p.bound > 0 {
-			continue
-		}
-		allowed := max(float64(minBudget.Microseconds()), plans[i+1].cost*budgetScale)
-		p.bound = max(1, int(min((allowed-p.fixed)/max(p.perEntry, costEntry), math.MaxInt32)))
-	}
-	for i := range plans {
-		if float64(plans[i].bound) >= span {
-			plans[i].bound = 0
-		}
-	}
-	return plans
-}
-
-// optimistic is what walk p costs when the matches are spread evenly.
-func (p listPlan) optimistic() float64 { return p.fixed + p.entries*p.perEntry }
-
-// probeBound is the bound of a walk tried first on the hope that the
-// matches are spread evenly.
-func probeBound(p listPlan) int {
-	return max(1, int(min(probeEntries*p.entries+probeSlack, math.MaxInt32)))
+	return order(c, s.span), false, worth, nil
 }
 
 // costMatch is the estimated cost, in microseconds, of counting one match
 // of a search in the full-text index (a variable so that tests can make
-// every listing count).
+// every listing count: with 0, see plans).
 var costMatch = 0.1
-
-// minBudget is the least cost a walk may reach before the next plan is
-// tried; budgetScale turns the next plan's estimate into the cost a walk
-// may reach. A probe (see bounds) is tried when it costs probeGain times
-// less than the first plan, and walks probeEntries times the entries it
-// expects, plus probeSlack.
-var (
-	minBudget    = 30 * time.Millisecond
-	budgetScale  = 1.5
-	probeGain    = 4.0
-	probeEntries = 3.0
-	probeSlack   = 1000.0
-)
 
 // candidates are the plans for q worth costing: walks checking the filters
 // row by row, each in its cheaper form, or against sets wherever they
@@ -287,11 +220,12 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 			list = append(list, walk(sets))
 		}
 	}
-	return append(list, q.gather(s))
+	return append(list, q.gather(s, want))
 }
 
-// gather is the plan finding q's rows through its most selective filter.
-func (q *PageQuery) gather(s sizes) listPlan {
+// gather is the plan finding q's rows through its most selective filter,
+// want of them (the offset and a screen).
+func (q *PageQuery) gather(s sizes, want float64) listPlan {
 	g := listPlan{gather: true, access: access{probe: s.match}}
 	drive := math.Inf(1)
 	for _, f := range []struct {
@@ -311,10 +245,23 @@ func (q *PageQuery) gather(s sizes) listPlan {
 	}
 	g.cost = drive * costRow
 	if q.Search != "" && g.drive != bySearch {
-		if s.search < countCap || !s.cheapProbe {
-			g.sets, g.cost = bySearch, g.cost+math.Max(s.search, float64(countCap))*costSet
-		} else {
-			g.cost += drive * costProbe
+		// The search's matches as a set, or the full-text index asked
+		// about the rows in sort order until enough match: about
+		// want/share of them when the matches are a share of the crawl
+		// spread evenly, at most every row.
+		set := math.Max(s.search, float64(countCap)) * costSet
+		asked := math.Min(drive, want*s.crawl/math.Max(s.search, 1))
+		switch {
+		case !s.cheapProbe || set < asked*costProbe:
+			g.sets, g.cost = bySearch, g.cost+set
+		default:
+			g.lazy, g.cost = true, g.cost+asked*costProbe
+			// Sorting every row costs about as much as reading it;
+			// keeping the first few, probeEntries times those it
+			// expects to ask about, costs little (see planned).
+			if k := probeEntries*asked + probeSlack; k < drive {
+				g.bound = int(k)
+			}
 		}
 	}
 	return g

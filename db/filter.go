@@ -181,7 +181,7 @@ func (q *PageQuery) conds(a access) (from string, fromArgs []any, cs condList, e
 		if in := set(byNear); in != "" {
 			cs = append(cs, cond{in + nearPages, []any{q.Crawl}, false})
 		} else {
-			cs = append(cs, cond{"p.near <> 0", nil, false})
+			cs = append(cs, cond{"p.near <> 0", nil, a.index == "pages_near_url"})
 		}
 	}
 	// The search last, so that SQLite asks only about the rows the other

@@ -103,11 +103,11 @@ func (d *DB) plans(ctx context.Context, q *PageQuery, offset int, settle bool) (
 			return plans, all, false, err
 		}
 	}
-	c := d.candidates(q, s, offset)
+	c, span := d.candidates(q, s, offset)
 	if forcePlan != nil {
 		return []listPlan{forcePlan(c)}, false, worth, nil
 	}
-	return order(c, s.span), false, worth, nil
+	return order(c, span), false, worth, nil
 }
 
 // costMatch is the estimated cost, in microseconds, of counting one match
@@ -117,12 +117,19 @@ var costMatch = 0.1
 
 // candidates are the plans for q worth costing: walks checking the filters
 // row by row, each in its cheaper form, or against sets wherever they
-// can, and a gather driven by the most selective filter.
-func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
+// can, and a gather driven by the most selective filter; span is the
+// index entries the walks may read.
+func (d *DB) candidates(q *PageQuery, s sizes, offset int) (c []listPlan, span float64) {
 	sc := sortColumns[q.Sort]
 	index := sc.index
-	if q.Host != "" && q.Sort == SortURL {
+	switch {
+	case q.Host != "" && q.Sort == SortURL:
 		index = "pages_host"
+	case q.NearDuplicates && q.Sort == SortURL:
+		// The near-duplicates' own index: its entries are theirs alone.
+		index = "pages_near_url"
+		scale := s.near / s.crawl
+		s.span, s.kept = math.Max(1, s.span*scale), s.kept*scale
 	}
 	uncovered := q.uncovered(index)
 	// Each filter's share of the crawl, taken as independent; the kept
@@ -220,7 +227,7 @@ func (d *DB) candidates(q *PageQuery, s sizes, offset int) []listPlan {
 			list = append(list, walk(sets))
 		}
 	}
-	return append(list, q.gather(s, want))
+	return append(list, q.gather(s, want)), s.span
 }
 
 // gather is the plan finding q's rows through its most selective filter,
@@ -281,7 +288,7 @@ func (q *PageQuery) uncovered(index string) filterSet {
 	if q.Verdict != "" {
 		f |= byVerdict
 	}
-	if q.NearDuplicates {
+	if q.NearDuplicates && index != "pages_near_url" {
 		f |= byNear
 	}
 	if q.Search != "" {

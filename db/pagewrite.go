@@ -105,7 +105,7 @@ func pageInsert(pg bool) string {
 
 // writerQueries lists every statement a batch may run, for DB.prepare.
 func writerQueries(pg bool) []string {
-	qs := []string{insertURL, insertSkipped}
+	qs := []string{insertURL, insertSkipped, settleNearGroup}
 	for _, q := range (&pageWriter{pg: pg}).pageQueries() {
 		qs = append(qs, q.sql)
 	}

@@ -14,7 +14,7 @@ import (
 // resumed run's Elapsed, Bytes and per-depth counts go on from the first
 // run's, and each run's average rate stays at or below its peak.
 func TestResumedRunCarriesTotals(t *testing.T) {
-	srv := httptest.NewServer(&testsite.Site{Pages: 300, OutDegree: 4, Latency: 2 * time.Millisecond})
+	srv := httptest.NewServer(&testsite.Site{Pages: 300, OutDegree: 4, Latency: 10 * time.Millisecond})
 	defer srv.Close()
 	cfg := config(srv.URL + "/")
 	cfg.Depth = 30

@@ -146,6 +146,11 @@ func (e *Engine) applyCrawlDelay(host string, crawlDelay time.Duration) bool {
 	}
 	if !ok {
 		e.front.Defer(host, last.Add(d))
+	} else if d > 0 {
+		// The delay runs from this request, which may leave well after
+		// its worker took the queue: no queue of the host goes out, and no
+		// robot is handed the host, before it has passed.
+		e.front.Defer(host, now.Add(d))
 	}
 	return ok
 }

@@ -116,6 +116,34 @@ func pageThrough(t *testing.T, d *DB, q PageQuery) []int64 {
 	}
 }
 
+// checkPagesAt checks the n rows of q from offset off (as the window reads
+// a screen) against want, the whole listing's ids.
+func checkPagesAt(t *testing.T, d *DB, q PageQuery, want []int64, off, n int) {
+	t.Helper()
+	rows, err := d.PagesAt(context.Background(), q, off, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at []int64
+	for _, r := range rows {
+		at = append(at, r.ID)
+	}
+	if wantAt := want[min(off, len(want)):min(off+n, len(want))]; !slices.Equal(at, wantAt) {
+		t.Errorf("PagesAt(%d, %d) = %v, want %v", off, n, at, wantAt)
+	}
+}
+
+// judgedCrawl stores a crawl of 61 pages filled by fill, with verdicts
+// and near-duplicate groups (see judgeAndGroup), and returns its rows.
+func judgedCrawl(t *testing.T) (*DB, *CrawlStore, []rawRow) {
+	t.Helper()
+	d := mustOpen(t)
+	s := mustCrawl(t, d, "http://127.0.0.1/")
+	fill(t, s, 61)
+	judgeAndGroup(t, d, s.ID())
+	return d, s, rawRows(t, d, s.ID())
+}
+
 func TestKeysetPagingEverySort(t *testing.T) {
 	d := mustOpen(t)
 	s := mustCrawl(t, d, "http://127.0.0.1/")
@@ -132,18 +160,7 @@ func TestKeysetPagingEverySort(t *testing.T) {
 					t.Errorf("paged ids\n got %v\nwant %v", got, want)
 				}
 				for _, off := range []int{0, 1, 37, 99, 103, 200} {
-					rows, err := d.PagesAt(context.Background(), q, off, 5)
-					if err != nil {
-						t.Fatal(err)
-					}
-					var at []int64
-					for _, r := range rows {
-						at = append(at, r.ID)
-					}
-					end := min(off+5, len(want))
-					if wantAt := want[min(off, len(want)):end]; !slices.Equal(at, wantAt) {
-						t.Errorf("PagesAt(%d, 5) = %v, want %v", off, at, wantAt)
-					}
+					checkPagesAt(t, d, q, want, off, 5)
 				}
 			})
 		}
@@ -151,11 +168,7 @@ func TestKeysetPagingEverySort(t *testing.T) {
 }
 
 func TestPageFilters(t *testing.T) {
-	d := mustOpen(t)
-	s := mustCrawl(t, d, "http://127.0.0.1/")
-	fill(t, s, 61)
-	judgeAndGroup(t, d, s.ID())
-	raw := rawRows(t, d, s.ID())
+	d, s, raw := judgedCrawl(t)
 	two := 2
 	tests := []struct {
 		name string
@@ -222,15 +235,7 @@ func TestPageFilters(t *testing.T) {
 					if got := pageThrough(t, d, q); !slices.Equal(got, want) {
 						t.Errorf("ids %v, want %v", got, want)
 					}
-					rows, err := d.PagesAt(context.Background(), q, 3, 5)
-					if err != nil {
-						t.Fatal(err)
-					}
-					for i, r := range rows {
-						if r.ID != want[3+i] {
-							t.Errorf("PagesAt(3, 5)[%d] = %d, want %d", i, r.ID, want[3+i])
-						}
-					}
+					checkPagesAt(t, d, q, want, 3, 5)
 					n, err := d.CountPages(context.Background(), q)
 					if err != nil || n != len(want) {
 						t.Errorf("CountPages = %d, %v; want %d", n, err, len(want))
@@ -348,12 +353,8 @@ func nearDuplicate(r rawRow) bool {
 // TestRelevanceWithFilters lists searches best first with other filters:
 // every match the filters keep, once, ranks in order, on both stores.
 func TestRelevanceWithFilters(t *testing.T) {
-	d := mustOpen(t)
-	s := mustCrawl(t, d, "http://127.0.0.1/")
-	fill(t, s, 61)
+	d, s, raw := judgedCrawl(t)
 	fill(t, mustCrawl(t, d, "http://127.0.0.2/"), 20) // another crawl's matches, never listed
-	judgeAndGroup(t, d, s.ID())
-	raw := rawRows(t, d, s.ID())
 	for _, tt := range []struct {
 		q    PageQuery
 		keep func(rawRow) bool

@@ -1,7 +1,6 @@
 package db
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,11 +14,7 @@ import (
 // chooses for itself.
 func TestLazyGather(t *testing.T) {
 	sqliteOnly(t)
-	d := mustOpen(t)
-	s := mustCrawl(t, d, "http://127.0.0.1/")
-	fill(t, s, 61)
-	judgeAndGroup(t, d, s.ID())
-	raw := rawRows(t, d, s.ID())
+	d, s, raw := judgedCrawl(t)
 	two := 2
 	// A search that a third of the pages match, a few of them among
 	// those the other filters keep.
@@ -66,17 +61,7 @@ func TestLazyGather(t *testing.T) {
 					if got := pageThrough(t, d, q); !slices.Equal(got, want) {
 						t.Errorf("ids %v, want %v", got, want)
 					}
-					rows, err := d.PagesAt(context.Background(), q, 2, 3)
-					if err != nil {
-						t.Fatal(err)
-					}
-					var at []int64
-					for _, r := range rows {
-						at = append(at, r.ID)
-					}
-					if wantAt := want[2:min(5, len(want))]; !slices.Equal(at, wantAt) {
-						t.Errorf("PagesAt(2, 3) = %v, want %v", at, wantAt)
-					}
+					checkPagesAt(t, d, q, want, 2, 3)
 				})
 			}
 		}

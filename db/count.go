@@ -52,7 +52,7 @@ func (d *DB) countQuery(ctx context.Context, q *PageQuery) (string, []any, error
 		// A verdict's rows belong to pages of its crawl, while they last.
 		return `SELECT count(*) FROM verdicts WHERE crawl_id = ? AND verdict = ?`, []any{q.Crawl, q.Verdict}, nil
 	case q.Search == "" && !cube && q.Verdict == "":
-		return `SELECT count(*) FROM pages INDEXED BY pages_near_ids WHERE crawl_id = ? AND near <> 0`, []any{q.Crawl}, nil
+		return `SELECT count(*) FROM ` + nearPages + ` AS n`, []any{q.Crawl}, nil
 	case q.Search != "" && !q.filtered():
 		query, args, shared, err := d.searchCountQuery(ctx, q.Crawl, s.match)
 		if shared && err == nil {

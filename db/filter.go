@@ -196,9 +196,13 @@ func (q *PageQuery) conds(a access) (from string, fromArgs []any, cs condList, e
 	return from, fromArgs, cs, nil
 }
 
-// nearPages is the ids of a crawl's (its argument) pages in a near-
-// duplicate group with a match, read from their own index.
-const nearPages = `(SELECT id FROM pages INDEXED BY pages_near_ids WHERE crawl_id = ? AND near <> 0)`
+// nearIDs selects the ids of a crawl's (its argument) pages in a near-
+// duplicate group with a match, read from their own index; nearPages is
+// it as a subquery.
+const (
+	nearIDs   = `SELECT id FROM pages INDEXED BY pages_near_ids WHERE crawl_id = ? AND near <> 0`
+	nearPages = `(` + nearIDs + `)`
+)
 
 // filtered reports whether q has filters other than the crawl and search.
 func (q *PageQuery) filtered() bool {

@@ -78,7 +78,7 @@ func (d *DB) sizes(ctx context.Context, q *PageQuery) (sizes, error) {
 		}
 	}
 	if q.NearDuplicates {
-		if err := bounded(&s.near, `SELECT 1 FROM pages INDEXED BY pages_near_ids WHERE crawl_id = ? AND near <> 0`, q.Crawl); err != nil {
+		if err := bounded(&s.near, nearIDs, q.Crawl); err != nil {
 			return s, err
 		}
 	}

@@ -12,11 +12,21 @@ import (
 // batch touched, so at 1,500 pages/s batches of 300 kB (70 pages) made
 // commits a fifth of the writer's work. The wait bounds how stale the
 // window's counts get and how much a crash makes the crawler fetch again.
+//
+// While the frontier has no URL waiting, a batch waits only eagerWait:
+// the fetches in flight are the last ones for now, and a page counts as
+// done only once committed, so at the end of a crawl a full wait and a
+// full batch's commit would both come after its last fetch.
 const (
 	batchBytes = 4 << 20
 	batchPages = 2000
 	batchWait  = 250 * time.Millisecond
+	eagerWait  = 50 * time.Millisecond
 )
+
+// batchTimes are the writer's waits: batchWait and eagerWait, which tests
+// may change.
+type batchTimes struct{ wait, eager time.Duration }
 
 // writer collects workers' results into batches and commits each batch in
 // one store transaction, off the fetch path. Only after a commit do the
@@ -29,17 +39,22 @@ func (e *Engine) writer(ctx context.Context, finished chan<- struct{}) {
 	c := committer{e: e, ctx: ctx}
 	defer c.wait()
 	var (
-		b     Batch
-		size  int
-		due   bool // the batch's wait ran out while the one before committed
-		timer = time.NewTimer(batchWait)
+		b      Batch
+		size   int
+		due    bool // the batch is ripe but the one before is still committing
+		handed = time.Now()
 	)
-	defer timer.Stop()
+	tick := time.NewTicker(e.batchTimes.eager)
+	defer tick.Stop()
 	hand := func() { // hands the batch to the committer, after the one before
 		if !b.Empty() && e.fatalErr() == nil {
 			c.start(b)
 		}
-		b, size, due = Batch{}, 0, false
+		b, size, due, handed = Batch{}, 0, false, time.Now()
+	}
+	ripe := func() bool { // the batch has waited long enough
+		waited := time.Since(handed)
+		return !b.Empty() && (waited >= e.batchTimes.wait || waited >= e.batchTimes.eager && e.front.Len() == 0)
 	}
 	for {
 		select {
@@ -49,19 +64,21 @@ func (e *Engine) writer(ctx context.Context, finished chan<- struct{}) {
 				return
 			}
 			size += add(&b, r)
-			if size >= batchBytes || len(b.Pages) >= batchPages {
+			if size >= batchBytes || len(b.Pages) >= batchPages || !c.busy() && ripe() {
 				hand()
 			}
-		case <-timer.C:
+		case <-tick.C:
+			if !ripe() {
+				break
+			}
 			if c.busy() { // this one keeps growing until that commit ends
 				due = true
 			} else {
 				hand()
 			}
-			timer.Reset(batchWait)
 		case err := <-c.done:
 			c.finished(err)
-			if due {
+			if due || ripe() {
 				hand()
 			}
 		case reply := <-e.flushReq:

@@ -47,10 +47,11 @@ const (
 
 // DB is an open Trawler database. It is safe for concurrent use.
 type DB struct {
-	path string  // the file, or the server's URL without its password
-	w    *sql.DB // SQLite: one connection for every write, so writers never collide
-	r    *sql.DB // SQLite: read-only pool; PostgreSQL: the same pool as w
-	pg   bool    // a PostgreSQL server rather than a SQLite file
+	path string        // the file, or the server's URL without its password
+	w    *sql.DB       // SQLite: one connection for every write, so writers never collide
+	r    *sql.DB       // SQLite: read-only pool; PostgreSQL: the same pool as w
+	pg   bool          // a PostgreSQL server rather than a SQLite file
+	ckpt *checkpointer // SQLite: copies the log into the file as pages are stored
 
 	stmts    stmtCache // the writer's statements, prepared once
 	rankings rankings  // SQLite: the latest rankings of searches by relevance
@@ -145,6 +146,11 @@ func open(path string) (*DB, error) {
 		return nil, classifyOpen(err)
 	}
 	d.r = r
+	if d.ckpt, err = startCheckpointer(path); err != nil {
+		w.Close()
+		r.Close()
+		return nil, classifyOpen(err)
+	}
 	return d, nil
 }
 
@@ -161,7 +167,9 @@ func (d *DB) Close() error {
 	if d.pg {
 		return wrap(d.w.Close(), "close database %s", d.path)
 	}
-	err := errors.Join(d.r.Close(), d.w.Close())
+	// The writer closes last: its close copies what is left of the log
+	// into the file and removes the log.
+	err := errors.Join(d.ckpt.close(), d.r.Close(), d.w.Close())
 	return wrap(err, "close database %s", d.path)
 }
 

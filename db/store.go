@@ -150,7 +150,11 @@ func (s *CrawlStore) apply(ctx context.Context, owner string, b *crawl.Batch) er
 			return err
 		}
 	}
-	return wrap(tx.Commit(), "apply batch: commit")
+	if err := tx.Commit(); err != nil {
+		return wrap(err, "apply batch: commit")
+	}
+	s.d.ckpt.stored(len(b.Pages))
+	return nil
 }
 
 // settings returns the crawl's settings the store applies, read once.

@@ -346,41 +346,6 @@ func queryColumn[T any](ctx context.Context, q querier, what, query string, args
 	return out, wrap(rows.Err(), "%s", what)
 }
 
-// Totals sums what the pages of the crawl's current cycle hold, and reads
-// how long the cycle's runs crawled.
-func (s *CrawlStore) Totals(ctx context.Context) (crawl.Totals, error) {
-	var t crawl.Totals
-	var elapsed int64
-	err := s.d.r.QueryRowContext(ctx, `SELECT coalesce(y.elapsed, 0) FROM crawls c
-LEFT JOIN cycles y ON y.crawl_id = c.id AND y.cycle = c.cycle WHERE c.id = ?`, s.id).Scan(&elapsed)
-	if err != nil && err != sql.ErrNoRows {
-		return t, wrap(err, "read the run time of crawl %d", s.id)
-	}
-	t.Elapsed = time.Duration(elapsed)
-	rows, err := s.d.r.QueryContext(ctx, `SELECT p.depth, CASE WHEN p.status BETWEEN 100 AND 599 THEN p.status / 100 ELSE 0 END,
-    count(*), coalesce(sum(p.length), 0)
-FROM pages p JOIN crawls c ON c.id = p.crawl_id AND c.cycle = p.cycle
-WHERE p.crawl_id = ? GROUP BY 1, 2`, s.id)
-	if err != nil {
-		return t, wrap(err, "sum the pages of crawl %d", s.id)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var depth, class int
-		var n, bytes int64
-		if err := rows.Scan(&depth, &class, &n, &bytes); err != nil {
-			return t, wrap(err, "sum the pages of crawl %d", s.id)
-		}
-		for len(t.ByDepth) <= depth {
-			t.ByDepth = append(t.ByDepth, 0)
-		}
-		t.ByDepth[depth] += n
-		t.ByStatus[class] += n
-		t.Bytes += bytes
-	}
-	return t, wrap(rows.Err(), "sum the pages of crawl %d", s.id)
-}
-
 // AddRunTime adds d to the crawling time of the crawl's current cycle.
 func (s *CrawlStore) AddRunTime(ctx context.Context, d time.Duration) error {
 	_, err := s.d.w.ExecContext(ctx, `UPDATE cycles SET elapsed = elapsed + ?

@@ -93,11 +93,13 @@ WHERE p.crawl_id = ?1 AND p.parent <> '' AND p.change <> 'gone'
                   WHERE src.crawl_id = ?1 AND trawler_link_urls(src.links) @> ARRAY[p.url] AND src.fp <> p.fp
                     AND src.change <> 'gone')`
 
-// markVanished records a vanished page as gone in this cycle.
+// markVanished records a vanished page as gone in this cycle. The change
+// counts (changed 1) unless the page was gone at its last visit already;
+// CASE makes it a number, which PostgreSQL's bigint column needs.
 const markVanished = `
 INSERT INTO page_visits (crawl_id, fp, cycle, at, status, content_fp, length, change, changed)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, 'gone', coalesce((SELECT change FROM page_visits
-    WHERE crawl_id = ?1 AND fp = ?2 AND cycle < ?3 ORDER BY cycle DESC LIMIT 1), '') <> 'gone')
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, 'gone', CASE WHEN coalesce((SELECT change FROM page_visits
+    WHERE crawl_id = ?1 AND fp = ?2 AND cycle < ?3 ORDER BY cycle DESC LIMIT 1), '') <> 'gone' THEN 1 ELSE 0 END)
 ON CONFLICT (crawl_id, fp, cycle) DO UPDATE SET change = 'gone', changed = excluded.changed`
 
 // FinishCycle closes the crawl's current cycle: in a re-crawl, the pages

@@ -7,6 +7,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -246,5 +247,40 @@ func TestMigrateFromVersion1(t *testing.T) {
 	cycles, err := d.Cycles(context.Background(), 1)
 	if err != nil || len(cycles) != 1 || cycles[0].Cycle != 0 {
 		t.Errorf("cycles %+v, %v", cycles, err)
+	}
+}
+
+// TestVanishedBehindGonePage: a link counts only on a page that is not
+// gone. /b is gone (404) but kept its link to /c, the only one; finishing
+// the cycle finds /c vanished, and keeps /d, which a live page links to.
+func TestVanishedBehindGonePage(t *testing.T) {
+	d := mustOpen(t)
+	s := mustCrawl(t, d, "http://h/")
+	ctx := context.Background()
+	linked := func(url, parent string, status int, to ...string) *crawl.Page {
+		p := page(url, 1, 0)
+		p.Parent, p.Status = parent, status
+		for _, u := range to {
+			p.Links = append(p.Links, crawl.Link{URL: u, Kind: crawl.LinkA})
+		}
+		return p
+	}
+	mustApply(t, s, "", &crawl.Batch{Pages: []*crawl.Page{linked("http://h/", "", 200, "http://h/b", "http://h/d"),
+		linked("http://h/b", "http://h/", 200, "http://h/c"), linked("http://h/c", "http://h/b", 200),
+		linked("http://h/d", "http://h/", 200)}})
+	nextCycle(t, d, s)
+	mustApply(t, s, "", &crawl.Batch{Pages: []*crawl.Page{linked("http://h/", "", 200, "http://h/b", "http://h/d"),
+		linked("http://h/b", "http://h/", 404, "http://h/c")}})
+	if err := s.FinishCycle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := d.Changes(ctx, ChangeQuery{Crawl: s.ID(), Cycle: 1, Changes: []crawl.Change{crawl.ChangeGone}})
+	var gone []string
+	for _, r := range rows {
+		gone = append(gone, r.URL)
+	}
+	slices.Sort(gone)
+	if err != nil || strings.Join(gone, " ") != "http://h/b http://h/c" {
+		t.Errorf("gone pages %q, %v; want /b (404) and /c (only /b linked to it)", gone, err)
 	}
 }

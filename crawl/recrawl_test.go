@@ -229,10 +229,12 @@ func TestVanishedPages(t *testing.T) {
 		}
 	}
 	set(map[string]string{
-		"/":     `<a href="/a">a</a><a href="/both">both</a>`,
-		"/a":    `<a href="/lone">lone</a><a href="/both">both</a><a href="/a">self</a>`,
-		"/lone": `<a href="/lone">only itself</a>`,
-		"/both": `text`,
+		"/":       `<a href="/a">a</a><a href="/both">both</a><a href="/dead">dead</a>`,
+		"/a":      `<a href="/lone">lone</a><a href="/both">both</a><a href="/a">self</a>`,
+		"/lone":   `<a href="/lone">only itself</a>`,
+		"/both":   `text`,
+		"/dead":   `<a href="/orphan">orphan</a>`,
+		"/orphan": `text`,
 	})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		d, ok := docs.Load(r.URL.Path)
@@ -246,15 +248,21 @@ func TestVanishedPages(t *testing.T) {
 	defer srv.Close()
 	h := newHarness(t, config(srv.URL+"/"))
 	h.run()
-	set(map[string]string{"/a": `<a href="/a">self</a>`, "/": `<a href="/a">a</a><a href="/both">both</a> changed`})
+	set(map[string]string{"/a": `<a href="/a">self</a>`, "/": `<a href="/a">a</a><a href="/both">both</a><a href="/dead">dead</a> changed`})
+	docs.Delete("/dead") // 404: gone, and /orphan with it
 	h.recrawl(false, time.Now())
 	r := h.report(1)
-	if r.Gone != 1 || r.Changed != 2 || r.Unchanged != 1 || r.Visits() != 4 {
-		t.Errorf("report %+v; want /lone gone, / and /a changed, /both unchanged", r)
+	if r.Gone != 3 || r.Changed != 2 || r.Unchanged != 1 || r.Visits() != 6 {
+		t.Errorf("report %+v; want /lone, /dead and /orphan gone, / and /a changed, /both unchanged", r)
 	}
 	rows, err := h.db.Changes(context.Background(), db.ChangeQuery{Crawl: h.id, Cycle: 1, Changes: []crawl.Change{crawl.ChangeGone}})
-	if err != nil || len(rows) != 1 || rows[0].URL != srv.URL+"/lone" {
-		t.Errorf("gone pages %+v, %v; want /lone", rows, err)
+	var gone []string
+	for _, r := range rows {
+		gone = append(gone, strings.TrimPrefix(r.URL, srv.URL))
+	}
+	slices.Sort(gone)
+	if err != nil || strings.Join(gone, " ") != "/dead /lone /orphan" {
+		t.Errorf("gone pages %q, %v; want /dead /lone /orphan", gone, err)
 	}
 	again, err := h.db.ChangeReport(context.Background(), h.id, 1)
 	if err != nil {

@@ -47,8 +47,9 @@ func bigFilters() []bigFilter {
 // of a million pages: every filter of bigFilters with every sort (the
 // first screen, read by offset as the window does, and the next one after
 // its cursor), the count the window shows for each, screens deep into a
-// listing by offset and after a cursor, the filters' drop-downs and the
-// crawls list.
+// listing by offset and after a cursor, the filters' drop-downs, the
+// crawls list, and the reads of the detail pane for a page in a
+// near-duplicate group.
 //
 //	TRAWLER_LONG=1 go test -run '^$' -bench BrowseMillion -benchtime 1x -timeout 60m ./db
 func BenchmarkBrowseMillion(b *testing.B) {
@@ -137,6 +138,16 @@ func BenchmarkBrowseMillion(b *testing.B) {
 			}
 		}
 	})
+	b.Run("detail", func(b *testing.B) {
+		near, err := d.PagesAt(ctx, PageQuery{Crawl: id, NearDuplicates: true}, 0, 1)
+		if err != nil || len(near) != 1 {
+			b.Fatal(near, err)
+		}
+		p := near[0]
+		for b.Loop() {
+			benchDetail(b, d, id, p)
+		}
+	})
 	b.Run("crawls", func(b *testing.B) {
 		for b.Loop() {
 			if c, err := d.Crawls(ctx); err != nil || len(c) != 1 || c[0].Pages != millionPages {
@@ -144,6 +155,37 @@ func BenchmarkBrowseMillion(b *testing.B) {
 			}
 		}
 	})
+}
+
+// benchDetail makes the reads of the Results window's detail pane (see
+// gui/browse.LoadDetail) for page p of crawl id.
+func benchDetail(b *testing.B, d *DB, id int64, p PageRow) {
+	ctx := context.Background()
+	page, err := d.Page(ctx, id, p.ID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := d.History(ctx, id, p.URL); err != nil {
+		b.Fatal(err)
+	}
+	if _, _, err := d.Verdict(ctx, p.ID); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := d.RedirectChain(ctx, id, p.URL); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := d.CountInlinks(ctx, id, p.URL); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := d.InlinkSources(ctx, id, p.URL, 0, 50); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := d.Duplicates(ctx, id, page.ContentFP, 50); err != nil {
+		b.Fatal(err)
+	}
+	if near, err := d.NearDuplicates(ctx, id, p.ID, 50); err != nil || len(near) < 2 {
+		b.Fatal(len(near), err)
+	}
 }
 
 // forgetRankings drops the rankings of searches the store keeps (see

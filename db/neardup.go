@@ -69,16 +69,22 @@ type NearRow struct {
 	Similarity float64 // estimated share of text shared with Match
 }
 
+// nearDuplicates lists the near-duplicate group of a page (see
+// NearDuplicates). p.near_group <> 0 lets SQLite read the group from the
+// partial index pages_near; without it, it read every page of the crawl
+// (18 s on a million pages, cold).
+const nearDuplicates = `
+SELECT p.id, p.url, p.title, coalesce(m.url, ''), p.near_similarity
+FROM pages g JOIN pages p ON p.crawl_id = g.crawl_id AND p.near_group = g.near_group AND p.near_group <> 0
+LEFT JOIN pages m ON m.crawl_id = p.crawl_id AND m.fp = p.near_of AND p.near_of <> 0
+WHERE g.crawl_id = ? AND g.id = ? AND g.near_group <> 0
+ORDER BY p.near_of <> 0, p.fetched_at, p.id LIMIT ?`
+
 // NearDuplicates returns up to limit pages in the near-duplicate group of
 // page id, the page itself included, the group's first page first; none
 // when the page is in no group with others.
 func (d *DB) NearDuplicates(ctx context.Context, crawlID, id int64, limit int) ([]NearRow, error) {
-	rows, err := d.r.QueryContext(ctx, `
-SELECT p.id, p.url, p.title, coalesce(m.url, ''), p.near_similarity
-FROM pages g JOIN pages p ON p.crawl_id = g.crawl_id AND p.near_group = g.near_group
-LEFT JOIN pages m ON m.crawl_id = p.crawl_id AND m.fp = p.near_of AND p.near_of <> 0
-WHERE g.crawl_id = ? AND g.id = ? AND g.near_group <> 0
-ORDER BY p.near_of <> 0, p.fetched_at, p.id LIMIT ?`, crawlID, id, limitOr(limit))
+	rows, err := d.r.QueryContext(ctx, nearDuplicates, crawlID, id, limitOr(limit))
 	if err != nil {
 		return nil, wrap(err, "find near-duplicates of page %d", id)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/trawler/trawler/crawl"
@@ -112,6 +113,42 @@ VALUES (?, ?, ?, 'h', 0, 200, 'text/html', 0, ?, ?)`, g.crawl, 100+i, fmt.Sprint
 		}
 		if err != nil || !slices.Equal(got, want) {
 			t.Errorf("crawl %d: near-duplicates %v, %v; want %v", crawlID, got, err, want)
+		}
+	}
+}
+
+// TestQueriesUsePartialIndexes: the statements that read one near-duplicate
+// group, or the pages redirecting to a URL, find them in their partial
+// index. With the group or the URL a bound parameter, SQLite uses a
+// partial index only when the statement itself says what the index's
+// condition says; otherwise it reads every page of the crawl.
+func TestQueriesUsePartialIndexes(t *testing.T) {
+	sqliteOnly(t)
+	d := mustOpen(t)
+	for _, c := range []struct {
+		name, query, want string
+		args              []any
+	}{
+		{"settleNearGroup", settleNearGroup, "SEARCH pages USING INDEX pages_near (", []any{1, 2}},
+		{"nearDuplicates", nearDuplicates, "SEARCH p USING INDEX pages_near (", []any{1, 2, 3}},
+		{"redirectsTo", redirectsTo, "SEARCH pages USING INDEX pages_redirect_to (", []any{1, "http://h/"}},
+	} {
+		rows, err := d.w.Query("EXPLAIN QUERY PLAN "+c.query, c.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, notused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		if !strings.Contains(strings.Join(plan, "\n"), c.want) {
+			t.Errorf("%s: plan\n%s\nhas no %q", c.name, strings.Join(plan, "\n"), c.want)
 		}
 	}
 }

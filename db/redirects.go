@@ -11,6 +11,13 @@ import (
 // cannot keep it going.
 const maxChain = 50
 
+// redirectsTo finds the first page redirecting to a URL. The URL is never
+// empty; saying so lets SQLite use the partial index pages_redirect_to,
+// which a bound parameter alone does not: it read every page of the crawl
+// (400 ms on a million pages, the slowest read of the detail pane).
+const redirectsTo = `SELECT url, status FROM pages
+WHERE crawl_id = ? AND redirect_to = ? AND redirect_to <> '' ORDER BY id LIMIT 1`
+
 // RedirectChain returns the redirect chain url belongs to, first URL to
 // last: the URLs that redirected to it, url itself, and the targets it
 // led to, each with its stored status (0 when the URL was not fetched:
@@ -25,8 +32,7 @@ func (d *DB) RedirectChain(ctx context.Context, crawlID int64, url string) ([]cr
 	for first := url; len(chain) < maxChain; {
 		var from string
 		var status int
-		err := d.r.QueryRowContext(ctx, `SELECT url, status FROM pages
-WHERE crawl_id = ? AND redirect_to = ? ORDER BY id LIMIT 1`, crawlID, first).Scan(&from, &status)
+		err := d.r.QueryRowContext(ctx, redirectsTo, crawlID, first).Scan(&from, &status)
 		if err == sql.ErrNoRows || seen[from] {
 			break
 		}

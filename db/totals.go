@@ -28,23 +28,30 @@ FROM crawls c LEFT JOIN cycles y ON y.crawl_id = c.id AND y.cycle = c.cycle WHER
 		return t, wrap(err, "read the run time of crawl %d", s.id)
 	}
 	t.Elapsed = time.Duration(elapsed)
-	q := totalsOfCycle
+	query := totalsOfCycle
 	switch {
 	case cycle == 0:
-		q = totalsOfCounts
+		query = totalsOfCounts
 	case !visited:
 		return t, nil
 	}
-	rows, err := s.d.r.QueryContext(ctx, q, s.id)
+	err = sumTotals(ctx, s.d.r, query, s.id, &t)
+	return t, err
+}
+
+// sumTotals adds the rows of query (totalsOfCycle or totalsOfCounts) for
+// crawl id to t.
+func sumTotals(ctx context.Context, q querier, query string, id int64, t *crawl.Totals) error {
+	rows, err := q.QueryContext(ctx, query, id)
 	if err != nil {
-		return t, wrap(err, "sum the pages of crawl %d", s.id)
+		return wrap(err, "sum the pages of crawl %d", id)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var depth, class int
 		var n, bytes int64
 		if err := rows.Scan(&depth, &class, &n, &bytes); err != nil {
-			return t, wrap(err, "sum the pages of crawl %d", s.id)
+			return wrap(err, "sum the pages of crawl %d", id)
 		}
 		for len(t.ByDepth) <= depth {
 			t.ByDepth = append(t.ByDepth, 0)
@@ -53,7 +60,7 @@ FROM crawls c LEFT JOIN cycles y ON y.crawl_id = c.id AND y.cycle = c.cycle WHER
 		t.ByStatus[class] += n
 		t.Bytes += bytes
 	}
-	return t, wrap(rows.Err(), "sum the pages of crawl %d", s.id)
+	return wrap(rows.Err(), "sum the pages of crawl %d", id)
 }
 
 // The pages of the current cycle by depth and status class: counted from

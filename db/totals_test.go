@@ -69,23 +69,8 @@ func TestTotals(t *testing.T) {
 func recountTotals(t *testing.T, d *DB, id int64) crawl.Totals {
 	t.Helper()
 	var tot crawl.Totals
-	rows, err := d.r.Query(totalsOfCycle, id)
-	if err != nil {
+	if err := sumTotals(context.Background(), d.r, totalsOfCycle, id, &tot); err != nil {
 		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var depth, class int
-		var n, bytes int64
-		if err := rows.Scan(&depth, &class, &n, &bytes); err != nil {
-			t.Fatal(err)
-		}
-		for len(tot.ByDepth) <= depth {
-			tot.ByDepth = append(tot.ByDepth, 0)
-		}
-		tot.ByDepth[depth] += n
-		tot.ByStatus[class] += n
-		tot.Bytes += bytes
 	}
 	return tot
 }

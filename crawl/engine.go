@@ -46,7 +46,7 @@ type Engine struct {
 	results      chan result
 	digests      chan *fetched // fetched answers waiting for a digester
 	flushReq     chan chan error
-	batchTimes   batchTimes // how long the writer lets a batch grow
+	batchWait    time.Duration // how long a batch grows while URLs wait: the const batchWait, or longer in a test
 	meter        meter
 	laneAt       time.Time // when distribute last asked the store for the priority lane
 	pool         workerPool
@@ -111,22 +111,22 @@ func New(cfg Config, store Store, opts ...Option) (*Engine, error) {
 		return nil, fmt.Errorf("set up fetching: %w", err)
 	}
 	e := &Engine{
-		cfg:        cfg,
-		store:      store,
-		owner:      newOwner(),
-		norm:       urlnorm.Options{MaxLength: cfg.MaxURLLength},
-		fetcher:    f,
-		polite:     pol,
-		traps:      newTrapGuard(&cfg),
-		seen:       seen.New(seen.Config{Expected: cfg.ExpectedURLs}),
-		skipSeen:   seen.New(seen.Config{Expected: max(cfg.ExpectedURLs/16, 1024)}),
-		results:    make(chan result, 4*cfg.Threads+64),
-		digests:    make(chan *fetched, cfg.Threads),
-		flushReq:   make(chan chan error),
-		batchTimes: batchTimes{wait: batchWait, eager: eagerWait},
-		state:      StateIdle,
-		stopping:   make(chan struct{}),
-		scoreWake:  make(chan struct{}, 1),
+		cfg:       cfg,
+		store:     store,
+		owner:     newOwner(),
+		norm:      urlnorm.Options{MaxLength: cfg.MaxURLLength},
+		fetcher:   f,
+		polite:    pol,
+		traps:     newTrapGuard(&cfg),
+		seen:      seen.New(seen.Config{Expected: cfg.ExpectedURLs}),
+		skipSeen:  seen.New(seen.Config{Expected: max(cfg.ExpectedURLs/16, 1024)}),
+		results:   make(chan result, 4*cfg.Threads+64),
+		digests:   make(chan *fetched, cfg.Threads),
+		flushReq:  make(chan chan error),
+		batchWait: batchWait,
+		state:     StateIdle,
+		stopping:  make(chan struct{}),
+		scoreWake: make(chan struct{}, 1),
 	}
 	if len(cfg.WordLists) > 0 {
 		if e.scanner, err = LoadWordLists(cfg.WordLists); err != nil {

@@ -5,4 +5,4 @@ import "time"
 // SetBatchWait sets how long the writer lets a batch grow while the
 // frontier has URLs waiting, so a test can tell the commits a dry
 // frontier brings from those the wait brings.
-func SetBatchWait(e *Engine, d time.Duration) { e.batchTimes.wait = d }
+func SetBatchWait(e *Engine, d time.Duration) { e.batchWait = d }

@@ -24,10 +24,6 @@ const (
 	eagerWait  = 50 * time.Millisecond
 )
 
-// batchTimes are the writer's waits: batchWait and eagerWait, which tests
-// may change.
-type batchTimes struct{ wait, eager time.Duration }
-
 // writer collects workers' results into batches and commits each batch in
 // one store transaction, off the fetch path. Only after a commit do the
 // URLs in it count as done or error. A batch is committed by a goroutine
@@ -44,7 +40,7 @@ func (e *Engine) writer(ctx context.Context, finished chan<- struct{}) {
 		due    bool // the batch is ripe but the one before is still committing
 		handed = time.Now()
 	)
-	tick := time.NewTicker(e.batchTimes.eager)
+	tick := time.NewTicker(eagerWait)
 	defer tick.Stop()
 	hand := func() { // hands the batch to the committer, after the one before
 		if !b.Empty() && e.fatalErr() == nil {
@@ -54,7 +50,7 @@ func (e *Engine) writer(ctx context.Context, finished chan<- struct{}) {
 	}
 	ripe := func() bool { // the batch has waited long enough
 		waited := time.Since(handed)
-		return !b.Empty() && (waited >= e.batchTimes.wait || waited >= e.batchTimes.eager && e.front.Len() == 0)
+		return !b.Empty() && (waited >= e.batchWait || waited >= eagerWait && e.front.Len() == 0)
 	}
 	for {
 		select {

@@ -2,10 +2,12 @@ package gui
 
 import (
 	"bytes"
+	"context"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
@@ -15,6 +17,7 @@ import (
 	"github.com/trawler/trawler/crawl/testsite"
 	"github.com/trawler/trawler/db"
 	"github.com/trawler/trawler/gui/internal/fixture"
+	"github.com/trawler/trawler/gui/runner"
 )
 
 // TestRecrawlShowsChanges crawls a site, changes it, re-crawls it from the
@@ -99,3 +102,47 @@ func TestRecrawlShowsChanges(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestLiveSummaryIsTheSessionsOwn checks the summary Live shows when a
+// re-crawl ends. It is read in the background, and by the time it comes
+// back the user may have begun the crawl's next cycle (the summary then
+// counted that cycle's empty start, "Re-crawl 1: 0 new, 0 changed, …",
+// under the crawl that had just ended) or another session may have taken
+// the screen.
+func TestLiveSummaryIsTheSessionsOwn(t *testing.T) {
+	d := fixture.OpenDB(t)
+	srv := httptest.NewServer(&testsite.Changing{Pages: 10})
+	t.Cleanup(srv.Close)
+	h := newHarness(t, d)
+	h.typeSeeds(srv.URL + "/")
+	test.Tap(h.ui.newCrawl.start)
+	first := h.ui.session
+	if first == nil {
+		t.Fatal("the crawl did not start")
+	}
+	h.crawlDone()
+	h.settle()
+	if _, _, err := d.BeginRecrawl(context.Background(), first.ID, false, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	summary := func(sess *runner.Session) string {
+		h.ui.live.showChanges(d, sess)
+		h.settle()
+		if !h.ui.live.changes.Visible() {
+			return ""
+		}
+		return h.ui.live.changes.Text
+	}
+	if got := summary(first); got != "" {
+		t.Errorf("the first crawl, read after the re-crawl began: Live says %q, want no summary", got)
+	}
+	recrawl := &runner.Session{ID: first.ID, Name: first.Name, Cycle: 1}
+	h.ui.live.watched = &runner.Session{ID: first.ID + 1}
+	if got := summary(recrawl); got != "" {
+		t.Errorf("a re-crawl whose summary came back after another session took the screen: Live says %q", got)
+	}
+	h.ui.live.watched = recrawl
+	if got := summary(recrawl); !strings.HasPrefix(got, "Re-crawl 1: 0 new, 0 changed") {
+		t.Errorf("the re-crawl's own summary: Live says %q", got)
+	}
+}

@@ -33,7 +33,8 @@ type liveScreen struct {
 	waiting, processing, errs  *widget.Label
 	done, rate, bytes, elapsed *widget.Label
 	left, skipped              *widget.Label
-	changes                    *widget.Label // a finished re-crawl's change summary
+	changes                    *widget.Label   // a finished re-crawl's change summary
+	watched                    *runner.Session // the session the screen shows, ended or not
 	rateChart                  *chart.RateChart
 	depths                     *chart.DepthBars
 	level                      *widget.Select
@@ -196,6 +197,7 @@ func (ui *UI) follow(sess *runner.Session) {
 // leaving the tab the user is on.
 func (ui *UI) watch(sess *runner.Session) {
 	ui.session = sess
+	ui.live.watched = sess
 	showText(ui.live.changes, "") // the summary was the last cycle's
 	if ui.stats != nil {
 		ui.stats.setCrawling(true)
@@ -241,7 +243,7 @@ func (ui *UI) onUpdate(sess *runner.Session, u live.Update) {
 	if sess.Err() != nil || u.Progress.State != crawl.StateDone {
 		return
 	}
-	ui.live.showChanges(ui.d, sess.ID)
+	ui.live.showChanges(ui.d, sess)
 	switch sess.Engine.Config().OnCompletion { // the crawl's "when done" setting
 	case crawl.OnCompletionQuit:
 		ui.closeNow()
@@ -303,24 +305,24 @@ func (f *fixedHeight) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 }
 
 // showChanges puts a finished re-crawl's change summary under Live's
-// counters: what the cycle found, in the words of the Changes screen.
-func (s *liveScreen) showChanges(d *db.DB, id int64) {
-	background(s.ui, func() (string, error) {
-		ctx := context.Background()
-		info, err := d.CrawlInfo(ctx, id)
-		if err != nil || info.Cycle == 0 {
-			return "", err
+// counters: what sess's cycle found, in the words of the Changes screen.
+// The summary is read in the background; it is dropped if another session
+// has taken the screen by then, or the crawl's next cycle would be
+// summed under this one's name.
+func (s *liveScreen) showChanges(d *db.DB, sess *runner.Session) {
+	if sess.Cycle == 0 {
+		return
+	}
+	background(s.ui, func() (db.Report, error) {
+		return d.ChangeReport(context.Background(), sess.ID, sess.Cycle)
+	}, func(r db.Report, err error) {
+		if s.watched != sess {
+			return
 		}
-		r, err := d.ChangeReport(ctx, id, info.Cycle)
-		if err != nil {
-			return "", err
-		}
-		return fmt.Sprintf("Re-crawl %d: %s", info.Cycle, r.Summary()), nil
-	}, func(text string, err error) {
 		if err != nil {
 			s.ui.showError(fmt.Errorf("read the re-crawl's changes: %w", err))
 			return
 		}
-		showText(s.changes, text)
+		showText(s.changes, fmt.Sprintf("Re-crawl %d: %s", sess.Cycle, r.Summary()))
 	})
 }

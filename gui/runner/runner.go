@@ -40,6 +40,7 @@ type Crawler interface {
 type Session struct {
 	ID     int64
 	Name   string
+	Cycle  int // the cycle this run crawls: 0 for the first crawl, then each re-crawl's number
 	Engine Crawler
 
 	d      *db.DB
@@ -128,7 +129,7 @@ func launch(d *db.DB, info db.CrawlInfo, cfg crawl.Config) (*Session, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Session{
-		ID: info.ID, Name: info.Name, Engine: e, d: d, log: logFile, logger: logger, cancel: cancel,
+		ID: info.ID, Name: info.Name, Cycle: info.Cycle, Engine: e, d: d, log: logFile, logger: logger, cancel: cancel,
 		done: make(chan struct{}), kick: make(chan struct{}, 1), wrote: make(chan struct{}),
 	}
 	go s.writeStates()

@@ -30,6 +30,7 @@ type crawlsScreen struct {
 	table                               *widget.Table
 	selected                            int  // index in list, -1 for none
 	loaded                              bool // the list has been read at least once
+	gen                                 int  // counts reloads: only the latest one's list is shown
 	open, resume, rename, remove, reuse *widget.Button
 	recrawl                             *widget.Button
 }
@@ -101,10 +102,12 @@ func (s *crawlsScreen) reload() {
 		return
 	}
 	s.path.SetText("Database: " + d.Path())
+	s.gen++
+	gen := s.gen
 	background(s.ui, func() ([]db.CrawlInfo, error) {
 		return d.Crawls(context.Background())
 	}, func(list []db.CrawlInfo, err error) {
-		if d != s.ui.d {
+		if d != s.ui.d || gen != s.gen { // a crawl's end may be read before its start comes back
 			return
 		}
 		if err != nil {

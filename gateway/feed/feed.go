@@ -43,11 +43,11 @@ const (
 
 // Config says which crawl's verdicts count and for how long.
 type Config struct {
-	Crawl  int64         // the crawl whose verdicts are lists; 0 for the entries alone
-	MaxAge time.Duration // a verdict counts this long after its page was crawled; default 30 days
-	Poll   time.Duration // how often Run looks at the database; default 0.5 s
-	Logger *slog.Logger  // nil: no logging
-	Now    func() time.Time
+	Crawl  int64            // the crawl whose verdicts are lists; 0 for the entries alone
+	MaxAge time.Duration    // a verdict counts this long after its page was crawled; default 30 days
+	Poll   time.Duration    // how often Run looks at the database; default 0.5 s
+	Logger *slog.Logger     // nil: no logging
+	Now    func() time.Time // the clock verdicts age by; default time.Now
 }
 
 // Feed fills a urlfilter.Filter from a database and keeps it current.

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -94,20 +95,30 @@ func TestGatewayDecidesByTheCrawl(t *testing.T) {
 }
 
 // TestAgedVerdict: a verdict older than MaxAge counts as unknown, so the
-// page goes back through the lane and its verdict is renewed.
+// page goes back through the lane and its verdict is renewed. The page's
+// crawl is moved an hour short of MaxAge into the past, then the feed's
+// clock two hours on: moving the page to just short of MaxAge raced the
+// feed's own steps, which can pass that moment before the move is stored.
 func TestAgedVerdict(t *testing.T) {
 	o := newOrigin(t)
 	path := filepath.Join(t.TempDir(), "trawler.db")
 	d, id := crawled(t, o, path)
 	defer d.Close()
-	w := start(t, o, path, d, id, gateway.Config{Listen: "127.0.0.1:0"})
+	var ahead atomic.Int64
+	clock := func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
+	w := start(t, o, path, d, id, gateway.Config{Listen: "127.0.0.1:0", Now: clock})
 	c := w.client("127.0.0.1")
 	good := o.URL + "/good"
 	if w.get(c, good); w.lastDecision(good).Entry.List != urlfilter.White {
 		t.Fatalf("/good before ageing: %+v", w.lastDecision(good))
 	}
 	fetched := o.count("/good")
-	w.backdate(good, time.Now().Add(-DefaultMaxAge+50*time.Millisecond))
+	w.backdate(good, time.Now().Add(-DefaultMaxAge+time.Hour))
+	time.Sleep(100 * time.Millisecond) // several of the feed's steps
+	if !w.feed.Filter().Lookup(good).Found() {
+		t.Fatal("/good aged out an hour before its time")
+	}
+	ahead.Store(int64(2 * time.Hour))
 	waitFor(t, "the verdict to age out", func() bool { return !w.feed.Filter().Lookup(good).Found() })
 	if status, _ := w.get(c, good); status != 200 || w.lastDecision(good).Entry.List != urlfilter.None {
 		t.Fatalf("/good once aged: %d %+v", status, w.lastDecision(good))

@@ -17,7 +17,7 @@ import (
 // Options are what a person sets to run a gateway over a database: the
 // command line's flags and the window's Gateway screen.
 type Options struct {
-	Gateway      gateway.Config // Listen, Unknown, AllowFrom, Policy…; Logger is set from Log
+	Gateway      gateway.Config // Listen, Unknown, AllowFrom, Policy…; Logger is set from Log; its Now is the feed's clock too
 	Crawl        int64          // crawl whose verdicts decide and which takes unknown URLs; 0 for the entries alone
 	MaxAge       time.Duration  // see Config.MaxAge
 	Poll         time.Duration  // see Config.Poll
@@ -45,7 +45,7 @@ func Start(ctx context.Context, d *db.DB, o Options) (*Server, error) {
 	o.Gateway.Logger = o.Log
 	ctx, cancel := context.WithCancel(ctx)
 	s := &Server{cancel: cancel, served: make(chan error, 1)}
-	s.feed = New(Config{Crawl: o.Crawl, MaxAge: o.MaxAge, Poll: o.Poll, Logger: o.Log}, d)
+	s.feed = New(Config{Crawl: o.Crawl, MaxAge: o.MaxAge, Poll: o.Poll, Logger: o.Log, Now: o.Gateway.Now}, d)
 	if err := s.feed.Load(ctx); err != nil {
 		cancel()
 		return nil, err

@@ -178,11 +178,12 @@ func checkStored(t *testing.T, d *db.DB, id int64, want int) {
 func checkGaps(t *testing.T, site *fiveHosts, host string, gap time.Duration) {
 	t.Helper()
 	site.mu.Lock()
-	at := append([]time.Time(nil), site.arrivals[host]...)
+	at := append([]arrival(nil), site.arrivals[host]...)
 	site.mu.Unlock()
 	for i := 1; i < len(at); i++ {
-		if d := at[i].Sub(at[i-1]); d < gap {
-			t.Errorf("requests %d and %d to %s arrived %v apart, Crawl-delay %v", i-1, i, host, d, gap)
+		if d := at[i].at.Sub(at[i-1].at); d < gap {
+			t.Errorf("requests %d and %d to %s (from %s and %s) arrived %v apart, Crawl-delay %v",
+				i-1, i, host, at[i-1].agent, at[i].agent, d, gap)
 			return
 		}
 	}

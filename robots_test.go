@@ -73,7 +73,7 @@ type fiveHosts struct {
 	most      map[string]int
 	who       map[string]map[string]int // robots (user agents) with requests in flight, by host
 	mostWho   map[string]string         // who was in flight when most was reached
-	arrivals  map[string][]time.Time
+	arrivals  map[string][]arrival
 	privates  int
 	latency   time.Duration
 	servers   []*httptest.Server
@@ -83,7 +83,7 @@ type fiveHosts struct {
 func newFiveHosts(t *testing.T, perHost, last int, latency time.Duration) *fiveHosts {
 	t.Helper()
 	s := &fiveHosts{pages: map[string]int{}, fetches: map[string]int{}, inFlight: map[string]int{},
-		most: map[string]int{}, flying: map[string]map[string]flight{}, who: map[string]map[string]int{}, mostWho: map[string]string{}, arrivals: map[string][]time.Time{}, latency: latency, delay: 30 * time.Millisecond}
+		most: map[string]int{}, flying: map[string]map[string]flight{}, who: map[string]map[string]int{}, mostWho: map[string]string{}, arrivals: map[string][]arrival{}, latency: latency, delay: 30 * time.Millisecond}
 	var lns []net.Listener
 	for n := 1; n <= 5; n++ {
 		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.%d:0", n))
@@ -168,7 +168,13 @@ func (s *fiveHosts) enter(host, path, agent string) {
 		s.most[host] = s.inFlight[host]
 		s.mostWho[host] = fmt.Sprint(s.who[host])
 	}
-	s.arrivals[host] = append(s.arrivals[host], time.Now())
+	s.arrivals[host] = append(s.arrivals[host], arrival{time.Now(), agent})
+}
+
+// arrival is when a request reached the site, and which robot sent it.
+type arrival struct {
+	at    time.Time
+	agent string
 }
 
 func (s *fiveHosts) leave(host, path, agent string) {

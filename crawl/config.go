@@ -86,7 +86,7 @@ type Config struct {
 	// default to true, so a Config should start from DefaultConfig.
 	Robots        bool          `json:"robots"`          // honour robots.txt
 	Sitemaps      bool          `json:"sitemaps"`        // add the URLs of robots.txt's Sitemap lines as seeds
-	Delay         time.Duration `json:"delay"`           // minimum time between two requests to one host; 0 = none unless robots.txt sets Crawl-delay
+	Delay         time.Duration `json:"delay"`           // minimum time from one request's end to the next's start at one host, which then gets one request at a time; 0 = none unless robots.txt sets Crawl-delay
 	MaxCrawlDelay time.Duration `json:"max_crawl_delay"` // cap on robots.txt's Crawl-delay; default 30s
 	RobotsRetry   time.Duration `json:"robots_retry"`    // first wait of a host whose robots.txt failed (5xx, timeout), doubling per failure; default 1m
 	RPS           float64       `json:"rps"`             // cap on requests per second over all hosts; 0 = none

@@ -89,7 +89,7 @@ type host[T any] struct {
 	delay     time.Duration // minimum gap between requests
 	busy      int           // its queues in workers' hands
 	limit     int           // most queues in workers' hands at once (SetPerHost)
-	parked    []*queue[T]   // queues with URLs kept back while busy is at limit
+	parked    []*queue[T]   // queues with URLs kept back while the host is full
 	turn      int           // the queue the next URL goes to, mod len(queues)
 }
 
@@ -199,6 +199,16 @@ func (f *Frontier[T]) deferHost(h *host[T], t time.Time) {
 	}
 }
 
+// full reports whether a host may take no more requests now: as many of
+// its queues as its limit allows are in workers' hands, or it has a delay
+// and one request under way. A delay (the user's, or robots.txt's
+// Crawl-delay) means one request at a time whatever the per-host limit:
+// the next begins the delay after the last one ended, not after it began,
+// so a slow answer never brings two requests closer than the delay.
+func (h *host[T]) full() bool {
+	return h.busy >= h.limit || h.delay > 0 && h.busy > 0
+}
+
 func (f *Frontier[T]) host(name string) *host[T] {
 	h, ok := f.hosts[name]
 	if !ok {
@@ -231,7 +241,7 @@ func (f *Frontier[T]) Next(ctx context.Context) (*Lease[T], error) {
 			return nil, err
 		}
 		if q := f.pool.pop(); q != nil {
-			if q.host.busy >= q.host.limit { // the limit was lowered while it waited
+			if q.host.full() { // the limit was lowered, or a request began, while it waited
 				q.state = idle
 				f.park(q)
 				continue
@@ -278,7 +288,8 @@ func (f *Frontier[T]) take(q *queue[T]) *Lease[T] {
 // Return hands a leased queue back; it joins the pool again if it still
 // has URLs. A host with a delay waits it from now too: the gap between
 // two requests is counted from the end of the first, so the server sees
-// them at least the delay apart however long the first took to send.
+// them at least the delay apart however long the first took to send
+// (see host.full).
 func (f *Frontier[T]) Return(l *Lease[T]) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -310,7 +321,7 @@ func (f *Frontier[T]) offer(q *queue[T]) {
 	if q.state != idle || q.empty() {
 		return
 	}
-	if q.host.busy >= q.host.limit {
+	if q.host.full() {
 		f.park(q)
 		return
 	}

@@ -350,3 +350,37 @@ func TestQueuesEvenlyFilled(t *testing.T) {
 		})
 	}
 }
+
+// TestDelayMeansOneAtATime: a host with a delay gets one request at a time
+// whatever its per-host limit, the next the delay after the last ended.
+// With two at once, a first answer slower than the delay let the second
+// request start while it was under way, and a server saw the two closer
+// than the delay.
+func TestDelayMeansOneAtATime(t *testing.T) {
+	const delay = time.Millisecond
+	f := New[int](Config{PerHost: 2, Batch: 4})
+	f.SetDelay("h:80", delay)
+	f.Push(entries(1, 2, 3), oneHost)
+	ctx := context.Background()
+	first, err := f.Next(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 100*delay)
+	defer cancel()
+	if l, err := f.Next(short); err == nil {
+		t.Fatalf("a second lease %v of the host while %v is under way, 100 delays after it began", l.Entries, first.Entries)
+	}
+	ended := time.Now()
+	f.Return(first)
+	second, err := f.Next(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gap := time.Since(ended); gap < delay {
+		t.Errorf("the second lease came %v after the first ended, delay %v", gap, delay)
+	}
+	if len(first.Entries) != 1 || len(second.Entries) != 1 {
+		t.Errorf("leases of %d and %d URLs, want one each under a delay", len(first.Entries), len(second.Entries))
+	}
+}

@@ -31,16 +31,16 @@ func (f *Frontier[T]) SetDefaultDelay(d time.Duration) {
 	f.cfg.Delay = d
 }
 
-// park keeps an idle queue with URLs out of the pool while its host has as
-// many queues in workers' hands as it may.
+// park keeps an idle queue with URLs out of the pool while its host is
+// full.
 func (f *Frontier[T]) park(q *queue[T]) {
 	q.state = parked
 	q.host.parked = append(q.host.parked, q)
 }
 
-// unpark offers a host's parked queues again, as many as its limit lets.
+// unpark offers a host's parked queues again, as many as it takes.
 func (f *Frontier[T]) unpark(h *host[T]) {
-	for len(h.parked) > 0 && h.busy < h.limit {
+	for len(h.parked) > 0 && !h.full() {
 		q := h.parked[0]
 		h.parked = h.parked[1:]
 		q.state = idle

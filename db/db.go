@@ -27,6 +27,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 )
 
 // migrations are the schema steps; file N (0001_….sql, …) takes the schema
@@ -73,9 +74,23 @@ func DefaultPath() (string, error) {
 	return filepath.Join(dir, "trawler.db"), nil
 }
 
+// busyTimeout is how long a connection waits for a lock another process
+// holds before SQLite answers "database is locked". The writer waits
+// longer: SQLite's busy handler polls instead of queueing, so while
+// another process on the file (a second crawl, the gateway) commits
+// batch after batch, a waiting writer can miss its turn for seconds, and
+// a failed commit ends the crawl. Readers only wait in WAL's rare
+// recoveries.
+func busyTimeout(write bool) time.Duration {
+	if write {
+		return 30 * time.Second
+	}
+	return 5 * time.Second
+}
+
 func dsn(path string, cacheKiB int, write bool) string {
 	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout(write).Milliseconds()))
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", fmt.Sprintf("cache_size(-%d)", cacheKiB))
 	if write {

@@ -305,10 +305,10 @@ func (f *fixedHeight) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 }
 
 // showChanges puts a finished re-crawl's change summary under Live's
-// counters: what sess's cycle found, in the words of the Changes screen.
-// The summary is read in the background; it is dropped if another session
-// has taken the screen by then, or the crawl's next cycle would be
-// summed under this one's name.
+// counters: what sess's own cycle found, in the words of the Changes
+// screen. It is read in the background and dropped if another session
+// has the screen by the time it comes back; reading the crawl's current
+// cycle instead would sum a cycle begun meanwhile under this one's name.
 func (s *liveScreen) showChanges(d *db.DB, sess *runner.Session) {
 	if sess.Cycle == 0 {
 		return
